@@ -1,0 +1,56 @@
+"""Where the bundled worlds and rule packs are, and how a world argument resolves to a file.
+
+A leaf module (any layer may import it). Installed, `worlds/` and `rules/` ship inside the package
+(`agentodyssey_pz/_bundled/`, see pyproject.toml) and are found with importlib.resources; from a source
+checkout without installing, the repository's own top-level folders are used.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+DEFAULT_WORLD = "thornvale"
+WORLD_FILE = "world.json"
+
+
+def bundled_root() -> Path:
+    """The folder holding `worlds/` and `rules/`."""
+    shipped = Path(str(resources.files("agentodyssey_pz") / "_bundled"))
+    if shipped.is_dir():
+        return shipped
+    return Path(__file__).resolve().parent.parent  # a source checkout
+
+
+def worlds_dir() -> Path:
+    return bundled_root() / "worlds"
+
+
+def rules_dir() -> Path:
+    return bundled_root() / "rules"
+
+
+def bundled_world_names() -> list[str]:
+    """Names of the bundled worlds (folders of `worlds/` holding a world.json), sorted."""
+    root = worlds_dir()
+    return sorted(p.name for p in root.iterdir() if (p / WORLD_FILE).is_file())
+
+
+def resolve_world_file(world: str | os.PathLike[str]) -> Path:
+    """A bundled world's name, `default`, a world folder, or a JSON file -> the definition file.
+
+    Raises FileNotFoundError naming the bundled worlds when nothing matches.
+    """
+    text = os.fspath(world)
+    name = DEFAULT_WORLD if text == "default" else text
+    path = Path(text)
+    if path.is_file():
+        return path
+    if path.is_dir() and (path / WORLD_FILE).is_file():
+        return path / WORLD_FILE
+    bundled = worlds_dir() / name / WORLD_FILE
+    if os.sep not in name and bundled.is_file():
+        return bundled
+    known = ", ".join(["default", *bundled_world_names()])
+    raise FileNotFoundError(f"no world '{text}': not a file, a world folder or a bundled world ({known})")

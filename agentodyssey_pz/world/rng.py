@@ -1,0 +1,49 @@
+"""Random generators: the synthesis streams derived from a seed, and JSON export of generator state.
+
+Layer: world core. Everything random in this package draws from a `random.Random` that is created here
+from a seed and kept in the game state; nothing touches the process-wide `random` module. CPython's
+Mersenne Twister is used on purpose: the reference engine's exact call sequence then reproduces its
+worlds seed for seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+
+SUB_SEED_MAX = 10**9
+
+
+@attrs.frozen
+class SynthesisStreams:
+    """One independent generator per synthesis stage, so editing one stage never shifts another."""
+
+    npcs: random.Random  # derived for parity with the reference, which never draws from it
+    places: random.Random
+    connections: random.Random
+    objects: random.Random
+    npc_assign: random.Random
+
+
+def synthesis_streams(seed: int) -> SynthesisStreams:
+    """Derive the five stage generators from `seed` in the reference's order."""
+    base = random.Random(seed)
+    subs = [base.randint(0, SUB_SEED_MAX) for _ in range(5)]
+    return SynthesisStreams(*(random.Random(s) for s in subs))
+
+
+def state_to_data(rng: random.Random) -> list[Any]:
+    """A generator's full state as JSON-compatible data."""
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def rng_from_data(data: list[Any]) -> random.Random:
+    """Rebuild a generator from `state_to_data` output (raises ValueError on malformed data)."""
+    if not (isinstance(data, list) and len(data) == 3 and isinstance(data[1], list)):
+        raise ValueError("generator state must be [version, [625 integers], gauss]")
+    rng = random.Random()
+    rng.setstate((data[0], tuple(data[1]), data[2]))
+    return rng

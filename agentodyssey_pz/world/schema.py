@@ -1,0 +1,426 @@
+"""World-definition schema: frozen attrs records for the JSON format, and the cattrs converter.
+
+Layer: world core. Every key of the format (see the spec's world-definition document) is a field here;
+keys the format does not know are kept in each record's `extras` and written back on unstructure, so
+a definition round-trips. A field whose absence means something different from any value it could
+hold (an area's `light`, an NPC's `combat_pattern` ...) is `None` when absent and is omitted again on
+output.
+
+Structuring is strict: a string is never coerced to a number, a number never to a bool. Type errors
+are collected by cattrs' detailed validation; `validate.py` turns them into path-tagged problems.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.gen import (
+    make_dict_structure_fn,
+    make_dict_unstructure_fn,
+    make_mapping_structure_fn,
+    override,
+)
+
+# Metadata flag: the field is written only when it is not None (absence is meaningful).
+OMIT_IF_NONE = "omit_if_none"
+# Metadata: the JSON key, when it differs from the attribute name.
+JSON_KEY = "json_key"
+
+COMBAT_ACTIONS = ("attack", "defend", "wait")
+# The base engine's pattern for an enemy whose definition has no `combat_pattern` key.
+DEFAULT_ENEMY_PATTERN = ("attack", "defend", "attack", "wait")
+
+# NPC stat defaults by hostility (world-definition spec, section 4.1).
+ENEMY_STAT_DEFAULTS = {"base_hp": 60, "slope_hp": 20, "base_attack_power": 15, "slope_attack_power": 15}
+FRIEND_STAT_DEFAULTS = {"base_hp": 1000, "slope_hp": 50, "base_attack_power": 10, "slope_attack_power": 5}
+
+
+def _absent() -> Any:
+    return attrs.field(default=None, metadata={OMIT_IF_NONE: True})
+
+
+def _extras() -> Any:
+    return attrs.field(factory=dict, eq=True)
+
+
+@attrs.frozen
+class CraftRecipe:
+    """`craft` block: ingredients consumed per unit (may be fractional) and stations needed nearby."""
+
+    ingredients: dict[str, float] = attrs.field(factory=dict)
+    dependencies: tuple[str, ...] = ()
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class ObjectDef:
+    """One object definition (material, tool, weapon, armour, station, currency, container ...)."""
+
+    id: str
+    name: str
+    category: str
+    usage: str
+    size: int | None  # the key is required; null means "cannot be stored in a container"
+    type: str = "object"
+    value: int | None = None
+    description: str = ""
+    text: str = ""
+    attack: int = 0
+    defense: int = 0
+    level: int = 1
+    quest: bool = False
+    areas: tuple[str, ...] = ()
+    craft: CraftRecipe = attrs.field(factory=CraftRecipe)
+    capacity: int | None = _absent()
+    inventory: dict[str, int] | None = _absent()
+    max_text_length: int | None = _absent()
+    places: tuple[str, ...] | None = _absent()  # legacy key: accepted, kept, never used
+    extras: dict[str, Any] = _extras()
+
+    @property
+    def is_container(self) -> bool:
+        return self.category == "container"
+
+    @property
+    def is_writable(self) -> bool:
+        return self.usage == "writable" and self.category != "container"
+
+    @property
+    def is_instanced(self) -> bool:
+        """Containers and writables exist as individual instances (`<id>_<n>`), never as counts."""
+        return self.category == "container" or self.usage == "writable"
+
+    @property
+    def is_station(self) -> bool:
+        return self.category == "station"
+
+    @property
+    def is_currency(self) -> bool:
+        return self.category == "currency"
+
+    @property
+    def is_craftable(self) -> bool:
+        return bool(self.craft.ingredients)
+
+    @property
+    def is_prewritten(self) -> bool:
+        """`obj_given_*` writables carry fixed text; their limit is the text's length."""
+        return self.is_writable and self.id.startswith("obj_given_")
+
+    @property
+    def text_limit(self) -> int:
+        if self.is_prewritten or self.max_text_length is None:
+            return len(self.text)
+        return self.max_text_length
+
+
+@attrs.frozen
+class NpcDef:
+    """An NPC prototype in definition form (stats at level 1 plus per-level slopes)."""
+
+    id: str
+    name: str
+    role: str
+    type: str = "npc"
+    enemy: bool = False
+    unique: bool = True
+    description: str = ""
+    objects: tuple[str, ...] = ()
+    base_hp: int | None = _absent()
+    slope_hp: int | None = _absent()
+    base_attack_power: int | None = _absent()
+    slope_attack_power: int | None = _absent()
+    combat_pattern: tuple[str, ...] | None = _absent()
+    quest: bool = False
+    dialogue: str = ""
+    extras: dict[str, Any] = _extras()
+
+    def _stat(self, key: str) -> int:
+        given = getattr(self, key)
+        if given is not None:
+            return given
+        return (ENEMY_STAT_DEFAULTS if self.enemy else FRIEND_STAT_DEFAULTS)[key]
+
+    @property
+    def hp_at_level_1(self) -> int:
+        return self._stat("base_hp")
+
+    @property
+    def hp_per_level(self) -> int:
+        return self._stat("slope_hp")
+
+    @property
+    def attack_at_level_1(self) -> int:
+        return self._stat("base_attack_power")
+
+    @property
+    def attack_per_level(self) -> int:
+        return self._stat("slope_attack_power")
+
+    @property
+    def pattern(self) -> tuple[str, ...]:
+        """The rhythm pattern: as given; absent -> the default for enemies, none for others."""
+        if self.combat_pattern is not None:
+            return self.combat_pattern
+        return DEFAULT_ENEMY_PATTERN if self.enemy else ()
+
+    @property
+    def loot(self) -> dict[str, int]:
+        """`objects` as a multiset, in first-occurrence order."""
+        counts: dict[str, int] = {}
+        for oid in self.objects:
+            counts[oid] = counts.get(oid, 0) + 1
+        return counts
+
+
+@attrs.frozen
+class AreaDef:
+    id: str
+    name: str
+    type: str = "area"
+    level: int | None = _absent()  # required except for the spawn area (forced to 1)
+    light: bool | None = _absent()  # absent -> drawn at synthesis (lit with probability 0.75)
+    existing_objects: tuple[str, ...] | None = _absent()  # expansion specs only
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class PlaceDef:
+    id: str
+    name: str
+    unlocked: bool
+    type: str = "place"
+    areas: tuple[AreaDef, ...] = ()
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class SpawnDef:
+    area: str
+    objects: dict[str, int] = attrs.field(factory=dict)
+    npcs: dict[str, int] = attrs.field(factory=dict)
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class Initializations:
+    spawn: SpawnDef | None = _absent()
+    undistributable_objects: tuple[str, ...] = ()
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class Features:
+    online_expansion: bool = False
+    expansion_model: str | None = _absent()
+    show_crafting_recipes: bool = True
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class Connection:
+    """One undirected edge of a predefined graph."""
+
+    source: str = attrs.field(metadata={JSON_KEY: "from"})
+    to: str
+    locked: bool = False
+    key: str | None = None
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class GraphDef:
+    connections: tuple[Connection, ...] = ()
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class Entities:
+    places: tuple[PlaceDef, ...] = ()
+    objects: tuple[ObjectDef, ...] = ()
+    npcs: tuple[NpcDef, ...] = ()
+    extras: dict[str, Any] = _extras()
+
+
+@attrs.frozen
+class WorldDefinition:
+    """A whole world definition. Loaded once, never mutated: game state lives apart from it."""
+
+    entities: Entities
+    initializations: Initializations
+    custom_events: tuple[str, ...] = ()
+    features: Features = attrs.field(factory=Features)
+    graph: GraphDef | None = _absent()
+    extras: dict[str, Any] = _extras()
+
+    @property
+    def spawn_area(self) -> str | None:
+        spawn = self.initializations.spawn
+        return spawn.area if spawn else None
+
+    def iter_areas(self) -> list[tuple[PlaceDef, AreaDef]]:
+        return [(p, a) for p in self.entities.places for a in p.areas]
+
+
+SCHEMA_CLASSES: tuple[type, ...] = (
+    CraftRecipe,
+    ObjectDef,
+    NpcDef,
+    AreaDef,
+    PlaceDef,
+    SpawnDef,
+    Initializations,
+    Features,
+    Connection,
+    GraphDef,
+    Entities,
+    WorldDefinition,
+)
+
+
+def json_keys(cls: type) -> dict[str, str]:
+    """attribute name -> JSON key for every field but `extras`."""
+    return {
+        f.name: f.metadata.get(JSON_KEY, f.name) for f in attrs.fields(cls) if f.name != "extras"
+    }
+
+
+class SchemaTypeError(TypeError):
+    """A JSON value of the wrong type; the message is meant for the author of the file."""
+
+
+def _json_type_name(value: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return names.get(type(value), type(value).__name__)
+
+
+def _strict_int(value: Any, _: type) -> int:
+    if type(value) is not int:
+        raise SchemaTypeError(f"expected an integer, got {_json_type_name(value)} ({value!r})")
+    return value
+
+
+def _strict_float(value: Any, _: type) -> float:
+    if type(value) not in (int, float):
+        raise SchemaTypeError(f"expected a number, got {_json_type_name(value)} ({value!r})")
+    return value
+
+
+def _strict_bool(value: Any, _: type) -> bool:
+    if type(value) is not bool:
+        raise SchemaTypeError(f"expected true or false, got {_json_type_name(value)} ({value!r})")
+    return value
+
+
+def _strict_str(value: Any, _: type) -> str:
+    if type(value) is not str:
+        raise SchemaTypeError(f"expected a string, got {_json_type_name(value)} ({value!r})")
+    return value
+
+
+def _is_optional(tp: Any) -> bool:
+    args = get_args(tp)
+    return get_origin(tp) in (Union, _union_type()) and len(args) == 2 and type(None) in args
+
+
+def _union_type() -> Any:
+    import types
+
+    return getattr(types, "UnionType", Union)
+
+
+def _make_optional_hook(converter: cattrs.Converter) -> Any:
+    def hook(value: Any, tp: Any) -> Any:
+        if value is None:
+            return None
+        inner = next(a for a in get_args(tp) if a is not type(None))
+        return converter.structure(value, inner)
+
+    return hook
+
+
+def _make_tuple_hook(converter: cattrs.Converter) -> Any:
+    def hook(value: Any, tp: Any) -> Any:
+        if not isinstance(value, list):
+            raise SchemaTypeError(f"expected a list, got {_json_type_name(value)}")
+        return tuple(converter.structure(value, list[get_args(tp)[0]]))
+
+    return hook
+
+
+def _make_dict_hook(converter: cattrs.Converter) -> Any:
+    generated: dict[Any, Any] = {}
+
+    def hook(value: Any, tp: Any) -> Any:
+        if not isinstance(value, dict):
+            raise SchemaTypeError(f"expected an object, got {_json_type_name(value)}")
+        if tp not in generated:
+            generated[tp] = make_mapping_structure_fn(tp, converter, detailed_validation=True)
+        return generated[tp](value, tp)
+
+    return hook
+
+
+def _record_hooks(converter: cattrs.Converter, cls: type) -> tuple[Any, Any]:
+    renames = {
+        f.name: override(rename=f.metadata[JSON_KEY]) for f in attrs.fields(cls) if JSON_KEY in f.metadata
+    }
+    keys = json_keys(cls)
+    known = set(keys.values())
+    omit = {keys[f.name] for f in attrs.fields(cls) if f.metadata.get(OMIT_IF_NONE)}
+    base_structure = make_dict_structure_fn(cls, converter, extras=override(omit=True), **renames)
+    base_unstructure = make_dict_unstructure_fn(cls, converter, extras=override(omit=True), **renames)
+
+    def structure(value: Any, _: type) -> Any:
+        if not isinstance(value, dict):
+            raise SchemaTypeError(f"expected an object, got {_json_type_name(value)}")
+        record = base_structure({k: v for k, v in value.items() if k in known}, cls)
+        extras = {k: v for k, v in value.items() if k not in known}
+        return attrs.evolve(record, extras=extras) if extras else record
+
+    def unstructure(record: Any) -> dict[str, Any]:
+        out = {k: v for k, v in base_unstructure(record).items() if not (k in omit and v is None)}
+        for key, value in record.extras.items():
+            out.setdefault(key, value)  # an extra never overrides a real field
+        return out
+
+    return structure, unstructure
+
+
+def make_converter() -> cattrs.Converter:
+    """A strict converter for the schema classes (one per process is enough; it holds no state)."""
+    converter = cattrs.Converter(detailed_validation=True, forbid_extra_keys=False)
+    converter.register_structure_hook(int, _strict_int)
+    converter.register_structure_hook(float, _strict_float)
+    converter.register_structure_hook(bool, _strict_bool)
+    converter.register_structure_hook(str, _strict_str)
+    converter.register_structure_hook(Any, lambda v, _: v)
+    converter.register_structure_hook_func(_is_optional, _make_optional_hook(converter))
+    converter.register_structure_hook_func(
+        lambda t: get_origin(t) is tuple, _make_tuple_hook(converter)
+    )
+    converter.register_structure_hook_func(lambda t: get_origin(t) is dict, _make_dict_hook(converter))
+    converter.register_unstructure_hook_func(
+        lambda t: get_origin(t) is tuple, lambda v: [converter.unstructure(x) for x in v]
+    )
+    for cls in SCHEMA_CLASSES:
+        structure, unstructure = _record_hooks(converter, cls)
+        converter.register_structure_hook(cls, structure)
+        converter.register_unstructure_hook(cls, unstructure)
+    return converter
+
+
+CONVERTER = make_converter()
+
+
+def definition_to_dict(definition: WorldDefinition) -> dict[str, Any]:
+    """The definition as plain JSON-compatible data (the inverse of structuring)."""
+    return CONVERTER.unstructure(definition)

@@ -1,0 +1,108 @@
+"""World state <-> plain JSON-compatible data, through cattrs.
+
+Layer: world core. Instances are saved as their own records (definition id, name, contents or text)
+rather than as copies of their definition, so nothing is lost or nested on a round trip (the
+reference drops instance recipes and nests extras one level deeper per save). Name and definition
+tables are rebuilt on load; NPC names are saved because rules rename NPCs (quest guides).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import cattrs
+
+from agentodyssey_pz.errors import Problem, WorldStateError
+from agentodyssey_pz.world.entities import Area, ContainerInstance, Npc, Place, WritableInstance
+from agentodyssey_pz.world.graph import AreaGraph
+from agentodyssey_pz.world.schema import (
+    CONVERTER as SCHEMA_CONVERTER,
+)
+from agentodyssey_pz.world.schema import (
+    NpcDef,
+    ObjectDef,
+    WorldDefinition,
+)
+from agentodyssey_pz.world.world import World
+
+FORMAT_VERSION = 1
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter()
+    # An area's NPCs are an ordered set in memory and a list on disk.
+    ordered_set = dict[str, None]
+    conv.register_unstructure_hook_func(lambda t: t == ordered_set, list)
+    conv.register_structure_hook_func(lambda t: t == ordered_set, lambda ids, _: dict.fromkeys(ids))
+    return conv
+
+
+STATE_CONVERTER = _make_converter()
+
+
+def world_to_data(world: World) -> dict[str, Any]:
+    defined_objects = {o.id for o in world.definition.entities.objects}
+    defined_npcs = {n.id for n in world.definition.entities.npcs}
+    unstructure = STATE_CONVERTER.unstructure
+    return {
+        "format": FORMAT_VERSION,
+        "definition": SCHEMA_CONVERTER.unstructure(world.definition),
+        "spawn_area": world.spawn_area,
+        "added_objects": [
+            SCHEMA_CONVERTER.unstructure(o) for o in world.objects.values() if o.id not in defined_objects
+        ],
+        "added_npc_protos": [
+            SCHEMA_CONVERTER.unstructure(n) for n in world.npc_protos.values() if n.id not in defined_npcs
+        ],
+        "places": [unstructure(p) for p in world.places.values()],
+        "areas": [unstructure(a) for a in world.areas.values()],
+        "graph": world.graph.to_data(),
+        "npcs": [unstructure(n) for n in world.npcs.values()],
+        "npc_names": dict(world.npc_name_to_id),
+        "containers": [unstructure(c) for c in world.containers.values()],
+        "writables": [unstructure(w) for w in world.writables.values()],
+        "container_count": dict(world.container_count),
+        "writable_count": dict(world.writable_count),
+        "npc_count": dict(world.npc_count),
+        "auxiliary": copy.deepcopy(world.auxiliary),
+    }
+
+
+def world_from_data(data: dict[str, Any]) -> World:
+    """Rebuild a world saved by `world_to_data`; malformed data raises `WorldStateError`."""
+    try:
+        return _build(data)
+    except WorldStateError:
+        raise
+    except (cattrs.BaseValidationError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise WorldStateError([Problem("$", f"cannot rebuild the world: {exc!r}")]) from exc
+
+
+def _build(data: dict[str, Any]) -> World:
+    if data.get("format") != FORMAT_VERSION:
+        raise WorldStateError(
+            [Problem("$.format", f"unsupported world format {data.get('format')!r}, expected {FORMAT_VERSION}")]
+        )
+    structure = STATE_CONVERTER.structure
+    definition = SCHEMA_CONVERTER.structure(data["definition"], WorldDefinition)
+    world = World(definition, data["spawn_area"])
+    for raw in data["added_objects"]:
+        obj = SCHEMA_CONVERTER.structure(raw, ObjectDef)
+        world.objects[obj.id] = obj
+    for raw in data["added_npc_protos"]:
+        proto = SCHEMA_CONVERTER.structure(raw, NpcDef)
+        world.npc_protos[proto.id] = proto
+    world.places = {p.id: p for p in (structure(r, Place) for r in data["places"])}
+    world.areas = {a.id: a for a in (structure(r, Area) for r in data["areas"])}
+    world.graph = AreaGraph.from_data(data["graph"])
+    world.npcs = {n.id: n for n in (structure(r, Npc) for r in data["npcs"])}
+    world.containers = {c.id: c for c in (structure(r, ContainerInstance) for r in data["containers"])}
+    world.writables = {w.id: w for w in (structure(r, WritableInstance) for r in data["writables"])}
+    world.container_count = dict(data["container_count"])
+    world.writable_count = dict(data["writable_count"])
+    world.npc_count = dict(data["npc_count"])
+    world.auxiliary = copy.deepcopy(data["auxiliary"])
+    world.reindex_objects()
+    world.npc_name_to_id = dict(data["npc_names"])
+    return world

@@ -1,0 +1,220 @@
+"""Loading and validating world definitions: JSON -> checked, frozen `WorldDefinition`.
+
+Layer: world core. Every problem is collected (type errors from the cattrs converter, then the semantic
+checks of `checks.py`) and reported at once in one `WorldDefinitionError`, each with its JSON path. A
+definition with errors is never returned half-built.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+
+from agentodyssey_pz.errors import Problem, Problems, WorldDefinitionError
+from agentodyssey_pz.world import checks
+from agentodyssey_pz.world.schema import (
+    CONVERTER,
+    AreaDef,
+    Entities,
+    Features,
+    GraphDef,
+    Initializations,
+    NpcDef,
+    ObjectDef,
+    PlaceDef,
+    SchemaTypeError,
+    WorldDefinition,
+)
+
+LOG = logging.getLogger("agentodyssey_pz.world")
+
+TOP_LEVEL_KEYS = ("entities", "initializations", "custom_events", "features", "graph")
+
+
+def _describe(exc: BaseException, _: Any) -> str:
+    if isinstance(exc, KeyError):
+        return "missing required key"
+    if isinstance(exc, SchemaTypeError):
+        return str(exc)
+    if isinstance(exc, (TypeError, ValueError)):
+        return f"invalid value ({exc})"
+    return f"invalid value ({type(exc).__name__}: {exc})"
+
+
+def structure_record(raw: Any, cls: type, path: str, problems: Problems) -> Any | None:
+    """Structure one record, reporting each type error with its path; None when it failed."""
+    try:
+        return CONVERTER.structure(raw, cls)
+    except (cattrs.BaseValidationError, SchemaTypeError, KeyError, TypeError, ValueError) as exc:
+        for line in cattrs.transform_error(exc, path=path, format_exception=_describe):
+            message, _, where = line.rpartition(" @ ")
+            problems.error(where or path, message or line)
+        return None
+
+
+@attrs.define
+class Parsed:
+    """Records that structured cleanly, each with its JSON path and raw dict (for key presence)."""
+
+    places: list[tuple[str, dict[str, Any], PlaceDef]] = attrs.Factory(list)
+    objects: list[tuple[str, dict[str, Any], ObjectDef]] = attrs.Factory(list)
+    npcs: list[tuple[str, dict[str, Any], NpcDef]] = attrs.Factory(list)
+    initializations: Initializations | None = None
+    features: Features | None = None
+    graph: GraphDef | None = None
+    custom_events: tuple[str, ...] = ()
+    # Ids declared anywhere, even in records with type errors, so one bad field does not cascade
+    # into "unknown id" errors everywhere the record is referenced.
+    declared_objects: set[str] = attrs.Factory(set)
+    declared_npcs: set[str] = attrs.Factory(set)
+    declared_areas: set[str] = attrs.Factory(set)
+    declared_places: set[str] = attrs.Factory(set)
+
+
+def _declared_ids(raw_list: Any) -> set[str]:
+    if not isinstance(raw_list, list):
+        return set()
+    return {r["id"] for r in raw_list if isinstance(r, dict) and isinstance(r.get("id"), str)}
+
+
+def _structure_list(
+    raw: Mapping[str, Any], key: str, cls: type, path: str, problems: Problems
+) -> list[tuple[str, dict[str, Any], Any]]:
+    items = raw.get(key, [])
+    if not isinstance(items, list):
+        problems.error(f"{path}.{key}", "expected a list")
+        return []
+    out = []
+    for i, item in enumerate(items):
+        item_path = f"{path}.{key}[{i}]"
+        record = structure_record(item, cls, item_path, problems)
+        if record is not None:
+            out.append((item_path, item, record))
+    return out
+
+
+def _parse(raw: Any, problems: Problems) -> Parsed:
+    parsed = Parsed()
+    if not isinstance(raw, dict):
+        problems.error("$", "a world definition must be a JSON object")
+        return parsed
+    for key in ("entities", "initializations"):
+        if key not in raw:
+            problems.error(f"$.{key}", "missing required key")
+    entities = raw.get("entities", {})
+    if not isinstance(entities, dict):
+        problems.error("$.entities", "expected an object with places, objects and npcs")
+        entities = {}
+    parsed.places = _structure_list(entities, "places", PlaceDef, "$.entities", problems)
+    parsed.objects = _structure_list(entities, "objects", ObjectDef, "$.entities", problems)
+    parsed.npcs = _structure_list(entities, "npcs", NpcDef, "$.entities", problems)
+    parsed.declared_objects = _declared_ids(entities.get("objects"))
+    parsed.declared_npcs = _declared_ids(entities.get("npcs"))
+    raw_places = entities.get("places") if isinstance(entities.get("places"), list) else []
+    parsed.declared_places = _declared_ids(raw_places)
+    for place in raw_places:
+        if isinstance(place, dict):
+            parsed.declared_areas |= _declared_ids(place.get("areas"))
+    if "initializations" in raw:
+        parsed.initializations = structure_record(
+            raw["initializations"], Initializations, "$.initializations", problems
+        )
+    parsed.features = structure_record(raw.get("features", {}), Features, "$.features", problems)
+    if raw.get("graph") is not None:
+        parsed.graph = structure_record(raw["graph"], GraphDef, "$.graph", problems)
+    events = structure_record(raw.get("custom_events", []), tuple[str, ...], "$.custom_events", problems)
+    parsed.custom_events = events or ()
+    for key in raw:
+        if key not in TOP_LEVEL_KEYS:
+            problems.warn(f"$.{key}", f"unknown top-level key '{key}' (kept, not used)")
+    return parsed
+
+
+def _apply_aliases(parsed: Parsed, problems: Problems) -> None:
+    """`attack_power` on an object is read as `attack` (one generated world writes it that way)."""
+    for i, (path, raw, obj) in enumerate(parsed.objects):
+        alias = obj.extras.get("attack_power")
+        if "attack" not in raw and type(alias) is int:
+            problems.warn(f"{path}.attack_power", f"object '{obj.id}': read 'attack_power' as 'attack'")
+            parsed.objects[i] = (path, raw, attrs.evolve(obj, attack=alias))
+
+
+def check_definition(
+    raw: Any, *, required_object_ids: Iterable[str] = (), source: str | None = None
+) -> tuple[WorldDefinition | None, list[Problem]]:
+    """Validate raw JSON data; returns (definition or None when there are errors, all problems)."""
+    problems = Problems()
+    parsed = _parse(raw, problems)
+    _apply_aliases(parsed, problems)
+    checks.run_all(parsed, problems, tuple(required_object_ids))
+    if problems.errors:
+        return None, problems.items
+    definition = WorldDefinition(
+        entities=Entities(
+            places=tuple(p for _, _, p in parsed.places),
+            objects=tuple(o for _, _, o in parsed.objects),
+            npcs=tuple(n for _, _, n in parsed.npcs),
+            extras={k: v for k, v in raw["entities"].items() if k not in ("places", "objects", "npcs")},
+        ),
+        initializations=parsed.initializations or Initializations(),
+        custom_events=parsed.custom_events,
+        features=parsed.features or Features(),
+        graph=parsed.graph,
+        extras={k: v for k, v in raw.items() if k not in TOP_LEVEL_KEYS},
+    )
+    return definition, problems.items
+
+
+def parse_definition(
+    raw: Any, *, required_object_ids: Iterable[str] = (), source: str | None = None
+) -> WorldDefinition:
+    """Validate and build a definition; raises `WorldDefinitionError` listing every problem."""
+    definition, problems = check_definition(raw, required_object_ids=required_object_ids)
+    if definition is None:
+        raise WorldDefinitionError([p for p in problems if p.severity == "error"], source)
+    for problem in problems:
+        LOG.warning("%s%s", f"{source}: " if source else "", problem)
+    return definition
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read a JSON file; a syntax error becomes a `WorldDefinitionError` with line and column."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise WorldDefinitionError([Problem("$", f"cannot read file: {exc.strerror}")], str(path)) from exc
+    except UnicodeDecodeError as exc:
+        raise WorldDefinitionError([Problem("$", "file is not UTF-8 text")], str(path)) from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise WorldDefinitionError([Problem("$", f"not valid JSON ({exc.msg} at {where})")], str(path)) from exc
+
+
+def load_definition(
+    path: str | os.PathLike[str], *, required_object_ids: Iterable[str] = ()
+) -> WorldDefinition:
+    """Read and validate a world-definition JSON file."""
+    return parse_definition(
+        read_json(path), required_object_ids=required_object_ids, source=str(path)
+    )
+
+
+__all__ = [
+    "AreaDef",
+    "Parsed",
+    "check_definition",
+    "load_definition",
+    "parse_definition",
+    "read_json",
+    "structure_record",
+]

@@ -1,0 +1,241 @@
+"""`World`: the state of one synthesised world and the operations rules use to change it.
+
+Layer: world core. Lookups that run every tick are O(1): an area's ground is a dict, its NPCs an
+ordered set, and `def_of` maps every object id - definition or instance - to its definition. Name
+tables are kept in step with every instance created or removed, so actions resolve names in O(1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from agentodyssey_pz.world.entities import (
+    Area,
+    ContainerInstance,
+    Npc,
+    Place,
+    WritableInstance,
+)
+from agentodyssey_pz.world.graph import AreaGraph
+from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
+
+if TYPE_CHECKING:
+    from agentodyssey_pz.world.synthesis import SynthesisOptions
+
+
+class World:
+    """Areas, paths, object and NPC instances, and the lookup tables over them."""
+
+    def __init__(self, definition: WorldDefinition, spawn_area: str) -> None:
+        self.definition = definition
+        self.spawn_area = spawn_area
+        self.objects: dict[str, ObjectDef] = {o.id: o for o in definition.entities.objects}
+        self.npc_protos: dict[str, NpcDef] = {n.id: n for n in definition.entities.npcs}
+        self.places: dict[str, Place] = {}
+        self.areas: dict[str, Area] = {}
+        self.graph = AreaGraph()
+        self.npcs: dict[str, Npc] = {}
+        self.containers: dict[str, ContainerInstance] = {}
+        self.writables: dict[str, WritableInstance] = {}
+        # Next instance index per definition (indices are never reused, even after removal).
+        self.container_count: dict[str, int] = {}
+        self.writable_count: dict[str, int] = {}
+        self.npc_count: dict[str, int] = {}
+        # Free-form, JSON-compatible data that rules keep between ticks (quest geography ...).
+        self.auxiliary: dict[str, Any] = {}
+        self.obj_name_to_id: dict[str, str] = {}
+        self.npc_name_to_id: dict[str, str] = {}
+        self.products_of: dict[str, list[str]] = {}
+        self._def_of: dict[str, ObjectDef] = {}
+        self.reindex_objects()
+
+    @classmethod
+    def generate(
+        cls, definition: WorldDefinition, seed: int, options: SynthesisOptions | None = None
+    ) -> World:
+        """Synthesise a world from a definition and a seed (see `synthesis.py`)."""
+        from agentodyssey_pz.world.synthesis import generate
+
+        return generate(definition, seed, options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON-compatible data (see `serialize.py`)."""
+        from agentodyssey_pz.world.serialize import world_to_data
+
+        return world_to_data(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> World:
+        from agentodyssey_pz.world.serialize import world_from_data
+
+        return world_from_data(data)
+
+    # ----------------------------------------------------------------- derived tables
+    def reindex_objects(self) -> None:
+        """Rebuild the name table, `def_of` and the ingredient -> products index from scratch."""
+        self.obj_name_to_id = {o.name: o.id for o in self.objects.values()}
+        self._def_of = dict(self.objects)
+        for inst in (*self.containers.values(), *self.writables.values()):
+            self.obj_name_to_id[inst.name] = inst.id
+            self._def_of[inst.id] = self.objects[inst.def_id]
+        self.products_of = {}
+        for obj in self.objects.values():  # definition order, so listings are reproducible
+            for ingredient in obj.craft.ingredients:
+                self.products_of.setdefault(ingredient, []).append(obj.id)
+
+    def reindex_npcs(self) -> None:
+        self.npc_name_to_id = {npc.name: npc.id for npc in self.npcs.values()}
+
+    def def_of(self, object_id: str) -> ObjectDef:
+        """The definition of a definition id or an instance id (KeyError when unknown)."""
+        return self._def_of[object_id]
+
+    def find_def(self, object_id: str) -> ObjectDef | None:
+        return self._def_of.get(object_id)
+
+    def name_of(self, object_id: str) -> str:
+        inst = self.containers.get(object_id) or self.writables.get(object_id)
+        return inst.name if inst is not None else self._def_of[object_id].name
+
+    def is_instance(self, object_id: str) -> bool:
+        return object_id in self.containers or object_id in self.writables
+
+    # ----------------------------------------------------------------- building
+    def add_place(self, place: Place) -> None:
+        self.places[place.id] = place
+
+    def add_area(self, area: Area) -> None:
+        self.areas[area.id] = area
+        self.graph.add_area(area.id)
+        self.places[area.place_id].area_ids.append(area.id)
+
+    def connect(self, a: str, b: str, *, locked: bool = False, key: str | None = None) -> None:
+        """Create (or overwrite) the path a<->b and record that the two places are neighbours."""
+        self.graph.connect(a, b, locked=locked, key=key)
+        pa, pb = self.areas[a].place_id, self.areas[b].place_id
+        if pa != pb:
+            if pb not in self.places[pa].neighbors:
+                self.places[pa].neighbors.append(pb)
+            if pa not in self.places[pb].neighbors:
+                self.places[pb].neighbors.append(pa)
+
+    def add_object_def(self, obj: ObjectDef) -> None:
+        """Register a definition created at run time (world expansion)."""
+        self.objects[obj.id] = obj
+        self._def_of[obj.id] = obj
+        self.obj_name_to_id[obj.name] = obj.id
+        for ingredient in obj.craft.ingredients:
+            products = self.products_of.setdefault(ingredient, [])
+            if obj.id not in products:
+                products.append(obj.id)
+
+    # ----------------------------------------------------------------- object instances
+    def new_instance(self, def_id: str) -> str:
+        """Create a fresh container or writable instance (not placed anywhere); returns its id."""
+        obj = self.objects[def_id]
+        counters = self.container_count if obj.is_container else self.writable_count
+        index = counters.get(def_id, 0)
+        counters[def_id] = index + 1
+        inst_id, inst_name = f"{def_id}_{index}", f"{obj.name}_{index}"
+        if obj.is_container:
+            self.containers[inst_id] = ContainerInstance(
+                inst_id, def_id, inst_name, dict(obj.inventory or {})
+            )
+        else:
+            self.writables[inst_id] = WritableInstance(inst_id, def_id, inst_name, obj.text)
+        self.obj_name_to_id[inst_name] = inst_id
+        self._def_of[inst_id] = obj
+        return inst_id
+
+    def delete_instance(self, inst_id: str) -> None:
+        """Forget an instance entirely (its name stops resolving). Callers remove it from places."""
+        inst = self.containers.pop(inst_id, None) or self.writables.pop(inst_id, None)
+        if inst is not None:
+            if self.obj_name_to_id.get(inst.name) == inst_id:
+                del self.obj_name_to_id[inst.name]
+            del self._def_of[inst_id]
+
+    def materialise(self, def_id: str, count: int) -> list[tuple[str, int]]:
+        """Bring `count` units of a definition into existence as (id, count) entries to place.
+
+        Containers and writables become `count` new instances; anything else is one stacked entry.
+        """
+        if count <= 0:
+            return []
+        if self.objects[def_id].is_instanced:
+            return [(self.new_instance(def_id), 1) for _ in range(count)]
+        return [(def_id, count)]
+
+    def spawn_on_ground(self, area_id: str, def_id: str, count: int) -> list[tuple[str, int]]:
+        """Create `count` units of a definition on an area's ground; returns what was placed."""
+        placed = self.materialise(def_id, count)
+        area = self.areas[area_id]
+        for oid, n in placed:
+            area.add_objects(oid, n)
+        return placed
+
+    # ----------------------------------------------------------------- NPCs
+    def add_npc(self, npc: Npc, area_id: str | None) -> None:
+        self.npcs[npc.id] = npc
+        self.npc_name_to_id[npc.name] = npc.id
+        if area_id is not None:
+            self.place_npc(npc.id, area_id)
+
+    def place_npc(self, npc_id: str, area_id: str) -> None:
+        """Put an NPC in an area, taking it out of wherever it stood."""
+        npc = self.npcs[npc_id]
+        if npc.area_id is not None:
+            self.areas[npc.area_id].npcs.pop(npc_id, None)
+        self.areas[area_id].npcs[npc_id] = None
+        npc.area_id = area_id
+
+    def remove_npc_from_map(self, npc_id: str) -> None:
+        """Take an NPC off the map; it stays in `npcs` (a killed NPC keeps its record and name)."""
+        npc = self.npcs[npc_id]
+        if npc.area_id is not None:
+            self.areas[npc.area_id].npcs.pop(npc_id, None)
+            npc.area_id = None
+
+    def delete_npc(self, npc_id: str) -> None:
+        self.remove_npc_from_map(npc_id)
+        npc = self.npcs.pop(npc_id)
+        if self.npc_name_to_id.get(npc.name) == npc_id:
+            del self.npc_name_to_id[npc.name]
+
+    def rename_npc(self, npc_id: str, name: str) -> None:
+        npc = self.npcs[npc_id]
+        if self.npc_name_to_id.get(npc.name) == npc_id:
+            del self.npc_name_to_id[npc.name]
+        npc.name = name
+        self.npc_name_to_id[name] = npc_id
+
+    def npc_here(self, name: str, area_id: str) -> Npc | None:
+        """The NPC of that name if it stands in the area, else None."""
+        npc_id = self.npc_name_to_id.get(name)
+        if npc_id is None or npc_id not in self.areas[area_id].npcs:
+            return None
+        return self.npcs[npc_id]
+
+    # ----------------------------------------------------------------- queries
+    def dist_areas(self) -> list[Area]:
+        """Every area except the spawn area, in definition order."""
+        return [a for a in self.areas.values() if a.id != self.spawn_area]
+
+    def neighbor_names(self, area_id: str) -> list[str]:
+        return [self.areas[n].name for n in self.graph.neighbors(area_id)]
+
+    def objects_by_category(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for obj in self.objects.values():
+            counts[obj.category] = counts.get(obj.category, 0) + 1
+        return counts
+
+    def total_units(self, areas: Iterable[Area] | None = None) -> dict[str, int]:
+        """Units per definition id lying on the ground (instances counted under their definition)."""
+        totals: dict[str, int] = {}
+        for area in self.areas.values() if areas is None else areas:
+            for oid, n in area.objects.items():
+                did = self._def_of[oid].id
+                totals[did] = totals.get(did, 0) + n
+        return totals
