@@ -222,6 +222,11 @@ class World:
         """Every area except the spawn area, in definition order."""
         return [a for a in self.areas.values() if a.id != self.spawn_area]
 
+    @property
+    def currency_id(self) -> str | None:
+        """The money of this world: the first object definition of category `currency`."""
+        return next((o.id for o in self.objects.values() if o.is_currency), None)
+
     def neighbor_names(self, area_id: str) -> list[str]:
         return [self.areas[n].name for n in self.graph.neighbors(area_id)]
 

@@ -1,0 +1,180 @@
+"""`Game`: the headless engine - `reset(seed)`, then `tick({agent_id: action})` -> `TickResult`.
+
+Layer: engine (no PettingZoo here). A game owns the world, the agents, the rule instances and one
+seeded generator that every rule draws from. It is also the `GameView` the rules receive: the only
+way rules move agents (`move_agent`) keeps the per-area agent index exact, so "who is here" costs
+O(agents in the area).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from agentodyssey_pz.engine.config import GameConfig, format_time
+from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.engine.tick import run_tick
+from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
+from agentodyssey_pz.errors import ConfigError
+from agentodyssey_pz.resources import rules_dir
+from agentodyssey_pz.rules.dispatch import ActionRuleEngine
+from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
+from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
+from agentodyssey_pz.rules.rewards import RewardBreakdown, RewardFunction
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.schema import WorldDefinition
+from agentodyssey_pz.world.synthesis import SynthesisOptions
+from agentodyssey_pz.world.world import World
+
+BASE_PACK = "base"
+OPTIONAL_RULE_SETS = ("main_quest", "side_quest", "tutorial")
+
+
+def default_agent_ids(count: int) -> tuple[str, ...]:
+    return tuple(f"agent_{i}" for i in range(count))
+
+
+class Game:
+    """One game: a world pack, a fixed list of agents, the rules, and the state of the episode."""
+
+    def __init__(
+        self,
+        world: str | os.PathLike[str] | WorldDefinition | WorldPack = "default",
+        agent_ids: Sequence[str] | int = 1,
+        config: GameConfig | None = None,
+        reward_function: RewardFunction | None = None,
+    ) -> None:
+        self.config = config or GameConfig()
+        self.pack = load_world_pack(world)
+        ids = default_agent_ids(agent_ids) if isinstance(agent_ids, int) else tuple(agent_ids)
+        if not ids or len(set(ids)) != len(ids) or not all(isinstance(a, str) for a in ids):
+            raise ConfigError(f"agent_ids: need one or more distinct strings, got {agent_ids!r}")
+        self.agent_ids: tuple[str, ...] = ids
+        self._order = {aid: i for i, aid in enumerate(ids)}
+        self.rule_set: RuleSet = load_rule_set(
+            [rules_dir() / BASE_PACK, *self.config.rule_packs, *self.pack.rule_packs]
+        )
+        self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
+        self.step_rules = [cls() for cls in self.rule_set.step_rules]
+        if reward_function is None:
+            if self.rule_set.reward_function is None:
+                raise ConfigError("reward_function: no rule pack provides one and none was given")
+            reward_function = self.rule_set.reward_function()
+        self.reward_function = reward_function
+        self.quests: Any = None
+        self.tracker: Any = None
+        self._started = False
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None) -> TickResult:
+        """Build a fresh world for `seed` and run the bootstrap tick (everyone idle, step rules
+        initialise). Returns the bootstrap tick's result; afterwards `tick_index` is 0."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        self.seed = int(seed)
+        options = SynthesisOptions(
+            eager_light_draw=self.config.eager_light_draw,
+            zero_loot_keeps_prototype_count=self.config.zero_loot_keeps_prototype_count,
+        )
+        self.world: World = World.generate(self.pack.definition, self.seed, options)
+        self.rng = random.Random(self.seed)
+        self.tick_index = -1
+        self.terminated = False
+        self.world_state: dict[str, Any] = {}
+        self.scores = {aid: RewardBreakdown() for aid in self.agent_ids}
+        self.agents: dict[str, AgentState] = {aid: self._new_agent(aid) for aid in self.agent_ids}
+        self._by_area: dict[str, dict[str, None]] = {}
+        for agent in self.agents.values():
+            self._by_area.setdefault(agent.area_id, {})[agent.id] = None
+        for rule in self.step_rules:
+            rule.reset(self)
+        self._started = True
+        return run_tick(self, {}, bootstrap=True)
+
+    def tick(self, actions: Mapping[str, Any]) -> TickResult:
+        """Advance one tick. `actions` maps agent ids to text, a Command or (verb, params); a
+        missing or unusable action is an invalid command for that agent (it does nothing)."""
+        if not self._started:
+            raise RuntimeError("call reset() before tick()")
+        if self.terminated:
+            raise RuntimeError("the episode has ended (main quest complete); call reset()")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise KeyError(f"unknown agent ids {unknown}; this game's agents are {list(self.agent_ids)}")
+        return run_tick(self, actions)
+
+    def _new_agent(self, agent_id: str) -> AgentState:
+        cfg = self.config
+        spawn = self.world.spawn_area
+        return AgentState(
+            id=agent_id,
+            name=agent_id,
+            area_id=spawn,
+            hp=cfg.start_hp,
+            max_hp=cfg.start_hp,
+            min_attack=cfg.start_attack,
+            attack=cfg.start_attack,
+            visited={spawn: None},
+            tutorial_passed=not self.is_enabled("tutorial"),
+        )
+
+    # ------------------------------------------------------------------ GameView for rules
+    def move_agent(self, agent: AgentState, area_id: str) -> None:
+        here = self._by_area.get(agent.area_id)
+        if here is not None:
+            here.pop(agent.id, None)
+        self._by_area.setdefault(area_id, {})[agent.id] = None
+        agent.area_id = area_id
+
+    def agents_in(self, area_id: str) -> list[AgentState]:
+        """Agents standing in `area_id`, in agent order."""
+        here = self._by_area.get(area_id)
+        if not here:
+            return []
+        agents = self.agents
+        if len(here) == 1:
+            return [agents[a] for a in here]
+        return [agents[a] for a in sorted(here, key=self._order.__getitem__)]
+
+    def is_enabled(self, custom_event: str) -> bool:
+        override = {
+            "tutorial": self.config.tutorial,
+            "main_quest": self.config.main_quest,
+            "side_quest": self.config.side_quest,
+        }.get(custom_event)
+        if override is not None:
+            return override
+        return custom_event in self.pack.definition.custom_events
+
+    @property
+    def tutorial_active(self) -> bool:
+        room = self.world.auxiliary.get("tutorial_room")
+        return bool(room) and not room.get("removed", False)
+
+    def in_tutorial_room(self, agent: AgentState) -> bool:
+        room = self.world.auxiliary.get("tutorial_room")
+        return bool(room) and agent.area_id == room.get("area_id")
+
+    def set_world_state(self, key: str, value: Any, res: Any) -> None:
+        old = self.world_state.get(key)
+        self.world_state[key] = value
+        res.emit(WORLD_STATE_CHANGED, "env", {"key": key, "old": old, "new": value})
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def time(self) -> dt.datetime:
+        elapsed = max(self.tick_index, 0) * self.config.tick_seconds
+        return self.config.start_datetime() + dt.timedelta(seconds=elapsed)
+
+    @property
+    def time_text(self) -> str:
+        return format_time(self.time)
+
+    def agent(self, agent_id: str) -> AgentState:
+        return self.agents[agent_id]
+
+    def iter_agents(self) -> Iterable[AgentState]:
+        return self.agents.values()

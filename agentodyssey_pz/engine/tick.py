@@ -1,0 +1,110 @@
+"""One tick: snapshot -> action rules per agent -> step rules by priority -> clock -> rewards.
+
+Layer: engine. Agents act one after another in the fixed agent order on the same world, so a later
+agent sees what an earlier one did this tick. Visits are recorded by the engine (after the actions
+and again at the end of the tick), not by the reward function, so step rules see this tick's visits
+(the reference's step rules lag one tick; spec rewards-and-progression 7.6) and a custom reward
+function cannot break visit bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.events import AGENT_LEVELED_UP, MAIN_QUEST_COMPLETE
+from agentodyssey_pz.rules.parse import Command, ParseFailure
+from agentodyssey_pz.rules.rewards import ProgressSnapshot, RewardBreakdown
+from agentodyssey_pz.world.agents import AgentState
+
+if TYPE_CHECKING:
+    from agentodyssey_pz.engine.game import Game
+
+NO_COMMAND = ParseFailure("no command was given")
+
+
+def resolve_command(game: Game, action: Any) -> Command | ParseFailure:
+    """Text, a Command, or a (verb, params) pair -> a Command; anything else -> a ParseFailure."""
+    if isinstance(action, Command):
+        return action
+    if isinstance(action, str) or action is None:
+        return game.engine.parse(action) if action is not None else NO_COMMAND
+    if isinstance(action, (tuple, list)) and len(action) == 2 and isinstance(action[0], str):
+        verb, params = action
+        if isinstance(params, (tuple, list)) and all(isinstance(p, str) for p in params):
+            rule = game.engine.rules.get(verb)
+            if rule is None:  # a surface phrase such as "pick up"
+                found = game.engine.verbs.match(verb)
+                rule_id = found[0] if found and found[1] == len(verb) else verb
+            else:
+                rule_id = verb
+            return Command(rule_id, tuple(params))
+    return ParseFailure(f"{type(action).__name__} is not a command")
+
+
+def record_visit(game: Game, agent: AgentState) -> None:
+    if agent.area_id not in agent.visited and not game.in_tutorial_room(agent):
+        agent.visited[agent.area_id] = None
+
+
+def run_actions(game: Game, actions: Mapping[str, Any], res: RuleResult) -> None:
+    world, engine, step_index = game.world, game.engine, game.tick_index
+    for agent_id, agent in game.agents.items():
+        raw = actions.get(agent_id)
+        command = resolve_command(game, raw)
+        if isinstance(command, ParseFailure):
+            engine.reject(agent_id, raw, command, res)
+        else:
+            ctx = RuleContext(game, world, agent, command.verb, command.params, step_index)
+            engine.dispatch(ctx, res)
+        record_visit(game, agent)
+
+
+def run_step_rules(game: Game, res: RuleResult) -> None:
+    ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
+    for rule in game.step_rules:
+        rule.apply(ctx, res)
+
+
+def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult) -> int:
+    """Add XP; each full `xp_per_level` is a level: +max HP (and HP), +base attack."""
+    config = game.config
+    agent.xp += amount
+    gained = 0
+    while agent.xp >= config.xp_per_level:
+        agent.xp -= config.xp_per_level
+        agent.level += 1
+        agent.max_hp += config.hp_per_level
+        agent.hp += config.hp_per_level
+        agent.min_attack += config.attack_per_level
+        gained += 1
+    if gained:
+        times = "once" if gained == 1 else f"{gained} times"
+        res.say(agent.id, "progress.level_up", f"I leveled up {times}: I am now level {agent.level}.")
+        res.emit(AGENT_LEVELED_UP, agent.id, {"levels_gained": gained})
+    return gained
+
+
+def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False) -> TickResult:
+    res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
+    before = {aid: ProgressSnapshot.of(a) for aid, a in game.agents.items()}
+    if not bootstrap:
+        run_actions(game, actions, res)
+    run_step_rules(game, res)
+    for agent in game.agents.values():
+        record_visit(game, agent)
+    game.tick_index += 1
+    if bootstrap:
+        rewards = {aid: RewardBreakdown() for aid in game.agent_ids}
+    else:
+        rewards = game.reward_function.compute(game, before, res)
+        for aid, breakdown in rewards.items():
+            game.scores[aid].add(breakdown)
+            if breakdown.xp_total:
+                gain_experience(game, game.agents[aid], breakdown.xp_total, res)
+    terminated = res.has_event(MAIN_QUEST_COMPLETE)
+    game.terminated = terminated
+    return TickResult(game.tick_index, res, rewards, terminated, bootstrap)

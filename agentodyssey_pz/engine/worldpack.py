@@ -1,0 +1,51 @@
+"""World packs: a world given as a JSON file, a folder, or a bundled world's name.
+
+Layer: engine. A world folder holds `world.json` and optionally `quests.json` (quest data) and a
+`rules/` rule pack (extra verbs, step rules, an init rule run once after reset). Code is only ever
+loaded from a folder the user named (directly or by naming the world).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.resources import resolve_world_file
+from agentodyssey_pz.world.schema import WorldDefinition
+from agentodyssey_pz.world.validate import load_definition, read_json
+
+QUEST_FILE = "quests.json"
+RULES_FOLDER = "rules"
+
+
+@attrs.frozen
+class WorldPack:
+    """Everything a world brings: its definition, quest data and rule pack folders."""
+
+    definition: WorldDefinition
+    name: str
+    source: str | None = None
+    quest_data: Any = None  # raw JSON of quests.json (validated by the quest engine)
+    rule_packs: tuple[str, ...] = ()
+
+
+def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack) -> WorldPack:
+    if isinstance(world, WorldPack):
+        return world
+    if isinstance(world, WorldDefinition):
+        return WorldPack(world, name="custom")
+    file = resolve_world_file(world)
+    folder = file.parent if file.name == "world.json" else None
+    definition = load_definition(file)
+    quest_data = None
+    rule_packs: tuple[str, ...] = ()
+    if folder is not None:
+        if (folder / QUEST_FILE).is_file():
+            quest_data = read_json(folder / QUEST_FILE)
+        if (folder / RULES_FOLDER).is_dir():
+            rule_packs = (str(folder / RULES_FOLDER),)
+    name = folder.name if folder is not None else Path(file).stem
+    return WorldPack(definition, name=name, source=str(file), quest_data=quest_data, rule_packs=rule_packs)

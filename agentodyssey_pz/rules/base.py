@@ -1,0 +1,162 @@
+"""Rule base classes and `RuleResult`, the record every rule writes what happened into.
+
+Layer: rule framework. An action rule is one verb; a step rule is one background system run once per
+tick. Rules change state and report through `RuleResult`: feedback lines (each with a stable key
+naming the outcome, e.g. `pick_up.hands_full`), events, and per-agent flags. A soft failure
+(`res.fail`) leaves the state untouched and tells the agent why; it never raises.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.events import (
+    TRACK_CONSUME,
+    TRACK_MOVE,
+    TRACK_SPAWN,
+    TRACK_UTILIZE,
+    Event,
+)
+
+
+class RuleResult:
+    """Feedback, events and flags of one tick, for every agent."""
+
+    __slots__ = ("action_ok", "by_agent", "events", "feedback", "invalid", "tracking")
+
+    def __init__(self, agent_ids: Iterable[str], tracking: bool = False) -> None:
+        ids = list(agent_ids)
+        self.feedback: dict[str, list[tuple[str, str]]] = {a: [] for a in ids}
+        self.invalid: dict[str, bool] = dict.fromkeys(ids, False)  # the spec's step_invalid_action
+        self.action_ok: dict[str, bool] = dict.fromkeys(ids, False)
+        self.events: list[Event] = []
+        self.by_agent: dict[str | None, list[Event]] = {}
+        # Dependency tracking is opt-in; when off, track_* calls cost one attribute test.
+        self.tracking = tracking
+
+    # ---------------------------------------------------------------- feedback
+    def say(self, agent_id: str, key: str, text: str) -> None:
+        """Add one feedback line (`key` names the outcome; `text` is what the agent reads)."""
+        self.feedback[agent_id].append((key, text))
+
+    def fail(self, agent_id: str, key: str, text: str) -> None:
+        """A soft failure: the agent is told why, its action counts as not taken."""
+        self.feedback[agent_id].append((key, text))
+        self.action_ok[agent_id] = False
+
+    def mark_invalid(self, agent_id: str, key: str, text: str) -> None:
+        """Unparsable or malformed input: flagged invalid; the agent does nothing this tick."""
+        self.fail(agent_id, key, text)
+        self.invalid[agent_id] = True
+
+    def feedback_text(self, agent_id: str) -> str:
+        return "\n".join(text for _, text in self.feedback[agent_id] if text)
+
+    def feedback_keys(self, agent_id: str) -> list[str]:
+        return [key for key, _ in self.feedback[agent_id]]
+
+    # ---------------------------------------------------------------- events
+    def emit(self, type_: str, agent_id: str | None, data: dict[str, Any] | None = None) -> Event:
+        event = Event(type_, agent_id, data if data is not None else {})
+        self.events.append(event)
+        bucket = self.by_agent.get(agent_id)
+        if bucket is None:
+            self.by_agent[agent_id] = [event]
+        else:
+            bucket.append(event)
+        return event
+
+    def events_of(self, agent_id: str | None, type_: str | None = None) -> list[Event]:
+        """This tick's events about one agent, optionally of one type, in order."""
+        bucket = self.by_agent.get(agent_id, [])
+        return bucket if type_ is None else [e for e in bucket if e.type == type_]
+
+    def has_event(self, type_: str) -> bool:
+        return any(e.type == type_ for e in self.events)
+
+    # ---------------------------------------------------------------- dependency tracking
+    def track_move(self, agent_id: str, obj_id: str, amount: int, src: dict, dst: dict) -> None:
+        if self.tracking and amount > 0:
+            self.emit(TRACK_MOVE, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src, "dst": dst})
+
+    def track_spawn(self, agent_id: str, obj_id: str, amount: int, dst: dict) -> None:
+        if self.tracking and amount > 0:
+            self.emit(TRACK_SPAWN, agent_id, {"obj_id": obj_id, "amount": int(amount), "dst": dst})
+
+    def track_consume(self, agent_id: str, obj_id: str, amount: int, src: dict) -> None:
+        if self.tracking and amount > 0:
+            self.emit(TRACK_CONSUME, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src})
+
+    def track_utilize(self, agent_id: str, obj_id: str, amount: int, src: dict) -> None:
+        if self.tracking and amount > 0:
+            self.emit(TRACK_UTILIZE, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src})
+
+
+class BaseActionRule(ABC):
+    """One verb. Class attributes describe it; `apply` carries it out for `ctx.agent`.
+
+    `name` is the canonical snake_case id (`pick_up`), `verb` the words typed (`pick up`).
+    """
+
+    name: ClassVar[str]
+    verb: ClassVar[str]
+    params: ClassVar[tuple[str, ...]] = ()
+    param_min: ClassVar[int] = 0
+    param_max: ClassVar[int | None] = 0  # None = unbounded
+    description: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()  # extra phrasings accepted by the parser
+
+    @classmethod
+    def usage(cls) -> str:
+        return " ".join([cls.verb, *(f"<{p}>" for p in cls.params)])
+
+    def validate_params(self, ctx: RuleContext, res: RuleResult) -> bool:
+        """Check the parameter count; on a mismatch say the expected form and flag it invalid."""
+        n = len(ctx.params)
+        if n < self.param_min or (self.param_max is not None and n > self.param_max):
+            res.mark_invalid(
+                ctx.actor.id,
+                "invalid.param_count",
+                f"Invalid action: '{self.verb}' is written '{self.usage()}', but I gave {n} "
+                f"parameter{'s' if n != 1 else ''}. I do nothing this turn.",
+            )
+            return False
+        return True
+
+    @abstractmethod
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        """Carry the verb out; report soft failures with `res.fail` and leave the state unchanged.
+
+        (`return res.fail(...)` is the idiom for "stop here": `fail` returns None.)
+        """
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        """Every parameter tuple with which `apply` would take effect now for `ctx.agent`, assuming
+        the other agents do nothing first. Amount parameters are enumerated 1..max, or only "1"
+        when `all_amounts` is False (what action masks need). Verbs that list nothing return []."""
+        return []
+
+
+class BaseStepRule(ABC):
+    """A background system run once per tick (bootstrap included) after every agent has acted.
+
+    Rules run in ascending `priority`; equal priorities run in `name` order (the reference's
+    order, since its names sort the same way as its class names).
+    """
+
+    name: ClassVar[str]
+    priority: ClassVar[int]
+    description: ClassVar[str] = ""
+
+    def reset(self, game: Any) -> None:  # noqa: B027 - optional hook, empty by default
+        """Called once per episode after the world is built, before the bootstrap tick."""
+
+    @abstractmethod
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
+
+
+def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[int, str]:
+    return (rule.priority, rule.name)

@@ -1,0 +1,63 @@
+"""`RuleContext`: what a rule is handed - the world, the game's API, the acting agent and its command.
+
+Layer: rule framework. Rules never import the engine; they reach the game through the `GameView`
+protocol below, which the engine's `Game` implements. Everything random goes through `game.rng`, a
+generator held in the game state, so results depend only on the seed and the order rules run in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+import attrs
+
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.world import World
+
+
+class GameView(Protocol):
+    """The part of the game a rule may read and change (implemented by `engine.game.Game`)."""
+
+    world: World
+    agents: Mapping[str, AgentState]  # in the fixed agent order
+    rng: random.Random
+    config: Any  # the engine's GameConfig: read named fields, never mutate
+    quests: Any  # quest data of the world pack (None when the world has none)
+    tick_index: int  # ticks completed before this one (-1 during the bootstrap tick)
+    world_state: dict[str, Any]
+
+    def move_agent(self, agent: AgentState, area_id: str) -> None:
+        """Move an agent, keeping the per-area agent index right."""
+
+    def agents_in(self, area_id: str) -> Iterable[AgentState]:
+        """Agents standing in an area, in agent order; O(agents there)."""
+
+    def is_enabled(self, custom_event: str) -> bool:
+        """Whether an optional rule set (main_quest, side_quest, tutorial) is on for this game."""
+
+    @property
+    def tutorial_active(self) -> bool:
+        """True while a tutorial room exists (some agent has not finished it)."""
+
+    def set_world_state(self, key: str, value: Any, res: Any) -> None:
+        """Write one key of the persistent world_state dict and emit `world_state_changed`."""
+
+
+@attrs.define(slots=True)
+class RuleContext:
+    """One rule application: the agent and command for action rules, `agent=None` for step rules."""
+
+    game: GameView
+    world: World
+    agent: AgentState | None
+    action: str  # the verb's canonical id (`pick_up`), "" for step rules
+    params: tuple[str, ...]
+    step_index: int
+
+    @property
+    def actor(self) -> AgentState:
+        """The acting agent (action rules only)."""
+        assert self.agent is not None, "step rules have no acting agent"
+        return self.agent

@@ -1,0 +1,61 @@
+"""`ActionRuleEngine`: routes a command to its verb's rule after checking it exists and its arity.
+
+Layer: rule framework. All three kinds of invalid input - unparsable text, an unknown verb, a wrong
+number of parameters - are handled alike: feedback naming what went wrong (and the known verbs), the
+`invalid` flag, and no action at all this tick. (Reference quirk, spec rule-framework 8.3: the
+reference runs `wait` after a parse failure only; we never run it, so a garbage command is a no-op.)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.parse import Command, ParseFailure, VerbTable, parse_action
+
+LOG = logging.getLogger("agentodyssey_pz.rules")
+
+
+class ActionRuleEngine:
+    """The verb index of a game: one rule instance per verb id."""
+
+    def __init__(self, rules: Iterable[BaseActionRule]) -> None:
+        self.rules: dict[str, BaseActionRule] = {}
+        for rule in rules:
+            if rule.name in self.rules:
+                LOG.info("verb '%s' of %s replaces an earlier one", rule.name, type(rule).__name__)
+            self.rules[rule.name] = rule
+        phrases = [(r.verb, r.name) for r in self.rules.values()]
+        phrases += [(alias, r.name) for r in self.rules.values() for alias in r.aliases]
+        self.verbs = VerbTable(phrases)
+        self.verb_list = ", ".join(r.verb for r in self.rules.values())
+
+    def parse(self, text: object) -> Command | ParseFailure:
+        return parse_action(text, self.verbs)
+
+    def reject(self, agent_id: str, raw: object, failure: ParseFailure, res: RuleResult) -> None:
+        shown = raw if isinstance(raw, str) and len(raw) <= 80 else f"{str(raw)[:77]}..."
+        res.mark_invalid(
+            agent_id,
+            "invalid.unparsable",
+            f"Invalid action: I could not act on '{shown}' because {failure.reason}. "
+            f"Known actions: {self.verb_list}. I do nothing this turn.",
+        )
+
+    def dispatch(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent_id = ctx.actor.id
+        rule = self.rules.get(ctx.action)
+        if rule is None:
+            res.mark_invalid(
+                agent_id,
+                "invalid.unknown_verb",
+                f"Invalid action: there is no action '{ctx.action}'. "
+                f"Known actions: {self.verb_list}. I do nothing this turn.",
+            )
+            return
+        if not rule.validate_params(ctx, res):
+            return
+        res.action_ok[agent_id] = True
+        rule.apply(ctx, res)

@@ -1,0 +1,90 @@
+"""`parse_action`: free text -> a canonical command (verb id, parameters), or a reason it is not one.
+
+Layer: rule framework. The longest known verb phrase that starts the text (case-insensitively) and is
+followed by whitespace or the end wins; the rest is split with POSIX shell rules, so quotes group
+words (`write "hello world" note_2`). Hostile input - empty text, control characters, unbalanced
+quotes, text longer than `MAX_COMMAND_LENGTH` - gives a `ParseFailure`, never an exception.
+"""
+
+from __future__ import annotations
+
+import shlex
+import unicodedata
+from collections.abc import Iterable
+
+import attrs
+
+MAX_COMMAND_LENGTH = 1000  # characters; longer input is refused before any other work
+
+
+@attrs.frozen(slots=True)
+class Command:
+    """A canonical command: the verb's id (`pick_up`) and its parameters."""
+
+    verb: str
+    params: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.verb, *self.params])
+
+
+@attrs.frozen(slots=True)
+class ParseFailure:
+    reason: str
+
+
+class VerbTable:
+    """Phrase -> verb id, searched longest phrase first (ties keep registration order)."""
+
+    def __init__(self, phrases: Iterable[tuple[str, str]]) -> None:
+        entries = [(phrase.casefold(), verb_id) for phrase, verb_id in phrases]
+        self.entries = sorted(entries, key=lambda e: -len(e[0]))  # sort is stable
+
+    def match(self, text: str) -> tuple[str, int] | None:
+        """(verb id, length of the matched prefix) or None."""
+        folded = text.casefold()
+        if len(folded) != len(text):
+            # Case folding changed the length (e.g. a German sharp s): compare per prefix instead.
+            for phrase, verb_id in self.entries:
+                n = len(phrase)
+                if text[:n].casefold() == phrase and (len(text) == n or text[n].isspace()):
+                    return verb_id, n
+            return None
+        for phrase, verb_id in self.entries:
+            n = len(phrase)
+            if folded.startswith(phrase) and (len(folded) == n or folded[n].isspace()):
+                return verb_id, n
+        return None
+
+
+def _control_character(text: str) -> str | None:
+    for ch in text:
+        if unicodedata.category(ch) == "Cc":
+            return ch
+    return None
+
+
+def parse_action(text: object, verbs: VerbTable) -> Command | ParseFailure:
+    """Parse one command. Never raises."""
+    if not isinstance(text, str):
+        return ParseFailure("no command was given" if text is None else "a command must be text")
+    if len(text) > MAX_COMMAND_LENGTH:
+        return ParseFailure(f"it is {len(text)} characters long (at most {MAX_COMMAND_LENGTH})")
+    text = text.strip()
+    if not text:
+        return ParseFailure("it is empty")
+    bad = _control_character(text)
+    if bad is not None:
+        return ParseFailure(f"it contains the control character {bad!r}")
+    found = verbs.match(text)
+    if found is None:
+        return ParseFailure("it does not start with a known action")
+    verb_id, length = found
+    rest = text[length:].strip()
+    if not rest:
+        return Command(verb_id, ())
+    try:
+        params = shlex.split(rest, posix=True)
+    except ValueError as exc:  # unbalanced quote, dangling backslash
+        return ParseFailure(f"its quoting is broken ({exc})")
+    return Command(verb_id, tuple(params))

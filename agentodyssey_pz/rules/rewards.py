@@ -1,0 +1,115 @@
+"""`RewardBreakdown` (a tick's reward as named parts) and the `RewardFunction` interface.
+
+Layer: rule framework. The eight components and the four totals are the spec's
+(rewards-and-progression section 1) exactly. A reward function reads the progress snapshot taken
+before the tick and the tick's events; it never changes game state (XP and levels are applied by the
+engine from `xp_total`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.world.agents import AgentState
+
+COMPONENTS = ("exploration", "craft", "kill", "unique_kill", "trade", "quest", "side_quest", "death")
+
+
+@attrs.define(slots=True)
+class RewardBreakdown:
+    """One agent's reward for one tick (or accumulated over many), as counts per component."""
+
+    exploration: int = 0
+    craft: int = 0
+    kill: int = 0
+    unique_kill: int = 0
+    trade: int = 0
+    quest: int = 0
+    side_quest: int = 0
+    death: int = 0
+
+    @property
+    def total(self) -> int:
+        return (
+            self.kill + self.craft + self.exploration + self.quest + self.side_quest + self.trade
+            + self.unique_kill - self.death
+        )
+
+    @property
+    def xp_total(self) -> int:
+        """Experience earned: 5 per kill, new craft, new area and side quest; 10 per new trade;
+        20 per quest stage."""
+        return (
+            5 * self.craft + 5 * self.kill + 5 * self.exploration + 5 * self.side_quest
+            + 10 * self.trade + 20 * self.quest
+        )
+
+    @property
+    def rl_total(self) -> int:
+        """The shaped scalar meant for RL: XP plus 5 per unique kill minus 10 per death."""
+        return self.xp_total + 5 * self.unique_kill - 10 * self.death
+
+    @property
+    def score_total(self) -> int:
+        """Progress without repeat kills: `total - kill`."""
+        return self.total - self.kill
+
+    def components(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in COMPONENTS}
+
+    def as_dict(self) -> dict[str, int]:
+        """Components and the four totals."""
+        return {
+            **self.components(),
+            "total": self.total,
+            "xp_total": self.xp_total,
+            "rl_total": self.rl_total,
+            "score_total": self.score_total,
+        }
+
+    def add(self, other: RewardBreakdown) -> None:
+        """Accumulate another breakdown into this one (the totals are linear, so they add too)."""
+        for name in COMPONENTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    @property
+    def is_zero(self) -> bool:
+        return not any(getattr(self, name) for name in COMPONENTS)
+
+
+@attrs.frozen(slots=True)
+class ProgressSnapshot:
+    """The tracked progress of one agent at the start of a tick (what rewards are diffed against)."""
+
+    visited: int
+    kills: int
+    unique_kills: int
+    crafted_kinds: int
+    traded_kinds: int
+    area_id: str
+
+    @classmethod
+    def of(cls, agent: AgentState) -> ProgressSnapshot:
+        return cls(
+            len(agent.visited),
+            agent.kills,
+            len(agent.unique_kills),
+            len(agent.crafted),
+            len(agent.traded),
+            agent.area_id,
+        )
+
+
+class RewardFunction(ABC):
+    """Turns one tick into a `RewardBreakdown` per agent."""
+
+    @abstractmethod
+    def compute(
+        self, game: Any, before: Mapping[str, ProgressSnapshot], res: Any
+    ) -> dict[str, RewardBreakdown]:
+        """`game` is the GameView, `before` the snapshots taken at the start of the tick, `res`
+        the tick's RuleResult (events and feedback)."""

@@ -1,0 +1,132 @@
+"""Agent bodies and what they carry.
+
+Layer: world core. `AgentState` is one agent's record: where it stands, what it holds and wears, its
+stats, its combat state and the progress the rewards and quests track. The functions below answer
+"what does this agent carry" the same way for every rule (hands, equipped items, the inventory
+container, containers held in hand), resolving instances to their definitions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.world import World
+
+HAND_CAPACITY = 2  # units, not kinds: two coins fill both hands
+
+
+@attrs.define(slots=True)
+class Engagement:
+    """One NPC an agent is fighting in rhythm combat."""
+
+    rhythm_index: int
+    area_id: str
+
+
+@attrs.define(slots=True)
+class AgentState:
+    id: str
+    name: str
+    area_id: str
+    hands: dict[str, int] = attrs.Factory(dict)
+    equipped: dict[str, int] = attrs.Factory(dict)
+    inventory_id: str | None = None  # the container instance equipped as inventory
+    hp: int = 100
+    max_hp: int = 100
+    min_attack: int = 10
+    attack: int = 10
+    defense: int = 0
+    xp: int = 0
+    level: int = 1
+    stamina: float = 1.0
+    consecutive_attacks: int = 0
+    defending: bool = False
+    combats: dict[str, Engagement] = attrs.Factory(dict)
+    # Tracked progress (rewards diff these; ordered sets are dicts with None values).
+    visited: dict[str, None] = attrs.Factory(dict)
+    crafted: dict[str, int] = attrs.Factory(dict)
+    traded: dict[str, int] = attrs.Factory(dict)
+    kills: int = 0
+    killed: dict[str, int] = attrs.Factory(dict)  # NPC instance id -> times killed
+    unique_kills: dict[str, None] = attrs.Factory(dict)  # "<npc definition id>_<level>"
+    acquired: dict[str, None] = attrs.Factory(dict)  # definition ids ever carried
+    deaths: int = 0
+    # Fractions of ingredient units already paid for by earlier crafts (definition id -> fraction),
+    # so repeated fractional crafts consume exactly the recipe's amounts.
+    craft_credit: dict[str, float] = attrs.Factory(dict)
+    tutorial_passed: bool = True
+    tutorial_stage: int = 0
+    # JSON-compatible progress of stateful rules (quests, tutorial, pack rules), by rule.
+    progress: dict[str, Any] = attrs.Factory(dict)
+
+    @property
+    def hands_used(self) -> int:
+        return sum(self.hands.values())
+
+    @property
+    def hands_full(self) -> bool:
+        return sum(self.hands.values()) >= HAND_CAPACITY
+
+    @property
+    def in_combat(self) -> bool:
+        return bool(self.combats)
+
+
+def add_count(store: dict[str, int], key: str, count: int) -> None:
+    store[key] = store.get(key, 0) + count
+
+
+def remove_count(store: dict[str, int], key: str, count: int) -> None:
+    """Take `count` units out; an entry that reaches 0 is deleted (no empty entries, ever)."""
+    left = store[key] - count
+    if left > 0:
+        store[key] = left
+    else:
+        del store[key]
+
+
+def inventory_of(world: World, agent: AgentState) -> ContainerInstance | None:
+    return world.containers[agent.inventory_id] if agent.inventory_id is not None else None
+
+
+def held_containers(world: World, agent: AgentState) -> list[ContainerInstance]:
+    """Container instances in the agent's hands, in hand order."""
+    containers = world.containers
+    return [containers[oid] for oid in agent.hands if oid in containers]
+
+
+def carried_stores(world: World, agent: AgentState) -> list[dict[str, int]]:
+    """Where crafting, buying and selling take things from, in that order: hands, the equipped
+    inventory, then each container held in hand."""
+    stores = [agent.hands]
+    if agent.inventory_id is not None:
+        stores.append(world.containers[agent.inventory_id].items)
+    stores.extend(c.items for c in held_containers(world, agent))
+    return stores
+
+
+def possession(world: World, agent: AgentState) -> dict[str, int]:
+    """Units carried per definition id: hands, equipped, inventory and containers held in hand."""
+    def_of = world.def_of
+    totals: dict[str, int] = {}
+    # The equipped container itself is an entry of `equipped`; its contents are the inventory store.
+    for store in (agent.equipped, *carried_stores(world, agent)):
+        for oid, n in store.items():
+            did = def_of(oid).id
+            totals[did] = totals.get(did, 0) + n
+    return totals
+
+
+def count_carried(world: World, agent: AgentState, def_id: str) -> int:
+    return possession(world, agent).get(def_id, 0)
+
+
+def container_load(world: World, container: ContainerInstance) -> int:
+    """Space used: definition size x count over every entry (instances resolved to their definition).
+
+    One formula everywhere (the reference has three; spec actions.md 0.2)."""
+    def_of = world.def_of
+    return sum((def_of(oid).size or 0) * n for oid, n in container.items.items())

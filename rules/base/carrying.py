@@ -1,0 +1,138 @@
+"""What the base verbs share: amounts, names in reach, and moving units with their tracking events.
+
+Rule pack `base`. Locations for the dependency tracker are `area`, `hand`, `equip` and `container`
+(the equipped inventory is just its container), spec dependency-tracker 2.1; armour uses `equip`
+too (the reference's separate `armor` kind strands tokens, quirk 3).
+"""
+
+from __future__ import annotations
+
+import math
+
+from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.events import location
+from agentodyssey_pz.world.agents import AgentState, add_count, remove_count
+from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.world import World
+
+INVENTORY = "inventory"  # the literal container name meaning "my equipped inventory"
+FRACTION_DIGITS = 9  # fractional crafting credit is rounded to this many decimals
+
+
+def parse_amount(text: str) -> int | None:
+    """A positive whole number written in ASCII digits, else None."""
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if value > 0 else None
+
+
+def area_loc(area_id: str) -> dict[str, str]:
+    return location("area", area_id)
+
+
+def hand_loc(agent: AgentState) -> dict[str, str]:
+    return location("hand", agent.id)
+
+
+def equip_loc(agent: AgentState) -> dict[str, str]:
+    return location("equip", agent.id)
+
+
+def container_loc(container_id: str) -> dict[str, str]:
+    return location("container", container_id)
+
+
+def is_reachable_container(world: World, agent: AgentState, container_id: str) -> bool:
+    """On the ground here, equipped as inventory, or held in hand."""
+    return (
+        container_id in agent.hands
+        or container_id == agent.inventory_id
+        or container_id in world.areas[agent.area_id].objects
+    )
+
+
+def find_container(
+    world: World, agent: AgentState, name: str
+) -> tuple[ContainerInstance | None, str]:
+    """Resolve a container name (`inventory` or an instance name) within reach.
+
+    Returns (container, "") or (None, reason).
+    """
+    if name == INVENTORY:
+        if agent.inventory_id is None:
+            return None, "I have no inventory equipped"
+        return world.containers[agent.inventory_id], ""
+    cid = world.obj_name_to_id.get(name)
+    if cid is None or cid not in world.containers:
+        return None, f"there is no container called {name}"
+    if not is_reachable_container(world, agent, cid):
+        return None, f"{name} is not here, in my hands or equipped"
+    return world.containers[cid], ""
+
+
+def store_loc(world: World, agent: AgentState, store: dict[str, int]) -> dict[str, str]:
+    """Tracking location of one of `carried_stores`' dicts."""
+    if store is agent.hands:
+        return hand_loc(agent)
+    for container in world.containers.values():
+        if container.items is store:
+            return container_loc(container.id)
+    return hand_loc(agent)
+
+
+def take_units(
+    world: World,
+    agent: AgentState,
+    stores: list[dict[str, int]],
+    def_id: str,
+    amount: int,
+    res: RuleResult,
+) -> None:
+    """Remove `amount` units of a definition from the stores in order (instances one by one)."""
+    def_of = world.def_of
+    for store in stores:
+        if amount <= 0:
+            return
+        for oid in [k for k in store if def_of(k).id == def_id]:
+            take = min(store[oid], amount)
+            remove_count(store, oid, take)
+            res.track_consume(agent.id, oid, take, store_loc(world, agent, store) if res.tracking else {})
+            amount -= take
+            if amount <= 0:
+                return
+
+
+def count_in_stores(world: World, stores: list[dict[str, int]], def_id: str) -> int:
+    def_of = world.def_of
+    return sum(n for store in stores for oid, n in store.items() if def_of(oid).id == def_id)
+
+
+def place_on_ground(
+    world: World, agent: AgentState, def_id: str, count: int, res: RuleResult
+) -> list[tuple[str, int]]:
+    """New units of a definition appear on the agent's ground (containers/writables as instances)."""
+    placed = world.spawn_on_ground(agent.area_id, def_id, count)
+    if res.tracking:
+        for oid, n in placed:
+            res.track_spawn(agent.id, oid, n, area_loc(agent.area_id))
+    return placed
+
+
+def move_units(
+    agent: AgentState, oid: str, count: int, src: dict[str, int], dst: dict[str, int]
+) -> None:
+    remove_count(src, oid, count)
+    add_count(dst, oid, count)
+
+
+def units_needed(required: float, credit: float) -> tuple[int, float]:
+    """Whole units to consume for a fractional requirement, given leftover credit.
+
+    Returns (units, new credit). E.g. 0.5 needed, 0 credit -> 1 unit, 0.5 credit left.
+    """
+    need = round(required - credit, FRACTION_DIGITS)
+    if need <= 0:
+        return 0, round(-need, FRACTION_DIGITS)
+    units = math.ceil(need)
+    return units, round(units - need, FRACTION_DIGITS)

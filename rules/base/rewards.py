@@ -1,0 +1,44 @@
+"""The default reward function (spec: rewards-and-progression section 3).
+
+Rule pack `base`. Diff-based parts compare the agent's tracked progress with the snapshot taken at
+the start of the tick; event-based parts count this tick's events about the agent. An agent standing
+in the tutorial room gets an all-zero breakdown (one exclusion rule for every part; the reference
+still counts the event-based parts there, spec 3.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from agentodyssey_pz.rules.events import AGENT_DIED, QUEST_STAGE_ADVANCED, SIDE_QUEST_COMPLETED
+from agentodyssey_pz.rules.rewards import ProgressSnapshot, RewardBreakdown, RewardFunction
+
+
+class DefaultRewardFunction(RewardFunction):
+    def compute(
+        self, game: Any, before: Mapping[str, ProgressSnapshot], res: Any
+    ) -> dict[str, RewardBreakdown]:
+        out: dict[str, RewardBreakdown] = {}
+        for agent_id, agent in game.agents.items():
+            if game.in_tutorial_room(agent):
+                out[agent_id] = RewardBreakdown()
+                continue
+            prev = before[agent_id]
+            breakdown = RewardBreakdown(
+                exploration=len(agent.visited) - prev.visited,
+                kill=max(0, agent.kills - prev.kills),
+                unique_kill=max(0, len(agent.unique_kills) - prev.unique_kills),
+                craft=max(0, len(agent.crafted) - prev.crafted_kinds),
+                trade=max(0, len(agent.traded) - prev.traded_kinds),
+            )
+            for event in res.events_of(agent_id):
+                kind = event.type
+                if kind == AGENT_DIED:
+                    breakdown.death += 1
+                elif kind == QUEST_STAGE_ADVANCED:
+                    breakdown.quest += 1
+                elif kind == SIDE_QUEST_COMPLETED:
+                    breakdown.side_quest += 1
+            out[agent_id] = breakdown
+        return out

@@ -1,0 +1,91 @@
+"""`enter <area>`: walk to a neighbouring area, unlocking a locked path on the way if I can.
+
+Rule pack `base`; spec actions.md section 5. A locked path opens (for good, both directions) with
+one unit of its own key held in hand, which is used up. Fixed reference quirk: the reference ignores
+the path's key and only accepts `obj_key`; we honour the key the path names and fall back to
+`obj_key` for paths locked without a key. A held lockpick (usage `lockpick`) opens any locked path
+and breaks doing so. I cannot leave while an engaged enemy stands in this area.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import AgentState, remove_count
+from agentodyssey_pz.world.graph import KEY
+from agentodyssey_pz.world.world import World
+
+from ..carrying import hand_loc
+
+FALLBACK_KEY = "obj_key"  # opens paths locked without a named key (the spec's well-known id)
+LOCKPICK_USAGE = "lockpick"
+
+
+def blocking_enemies(world: World, agent: AgentState) -> list[str]:
+    """Names of engaged NPCs that are alive and stand in the agent's area."""
+    here = world.areas[agent.area_id].npcs
+    names = []
+    for npc_id, engagement in agent.combats.items():
+        npc = world.npcs.get(npc_id)
+        if engagement.area_id == agent.area_id and npc is not None and npc.hp > 0 and npc_id in here:
+            names.append(npc.name)
+    return names
+
+
+def find_neighbor(world: World, area_id: str, name: str) -> str | None:
+    """The first neighbour (in path order) with that name."""
+    areas = world.areas
+    for neighbor in world.graph.neighbors(area_id):
+        if areas[neighbor].name == name:
+            return neighbor
+    return None
+
+
+def opener_in_hand(world: World, agent: AgentState, key: str | None) -> str | None:
+    """The held object that opens a path locked with `key`: the key itself, else a lockpick."""
+    wanted = key or FALLBACK_KEY
+    if agent.hands.get(wanted, 0) > 0:
+        return wanted
+    for oid in agent.hands:
+        if world.def_of(oid).usage == LOCKPICK_USAGE:
+            return oid
+    return None
+
+
+class Enter(BaseActionRule):
+    name = "enter"
+    verb = "enter"
+    params = ("area_name",)
+    param_min = param_max = 1
+    description = "Walk to a neighbouring area; a locked path needs its key (or a lockpick) in hand."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        name = ctx.params[0]
+        blockers = blocking_enemies(world, agent)
+        if blockers:
+            return res.fail(
+                agent.id,
+                "enter.in_combat",
+                f"I cannot leave: I am fighting {', '.join(blockers)}, who blocks my way.",
+            )
+        target = find_neighbor(world, agent.area_id, name)
+        if target is None:
+            return res.fail(agent.id, "enter.no_path", f"I cannot enter {name}: no path leads there from here.")
+        origin = agent.area_id
+        if world.graph.is_locked(origin, target):
+            key = world.graph.path(origin, target)[KEY]
+            opener = opener_in_hand(world, agent, key)
+            if opener is None:
+                needed = world.objects[key].name if key in world.objects else "a key"
+                return res.fail(
+                    agent.id, "enter.locked", f"The way to {name} is locked; I need {needed} in hand."
+                )
+            remove_count(agent.hands, opener, 1)
+            world.graph.set_locked(origin, target, False)
+            res.track_consume(agent.id, opener, 1, hand_loc(agent))
+            res.say(agent.id, "enter.unlocked", f"I opened the lock with my {world.name_of(opener)}, which is used up.")
+        ctx.game.move_agent(agent, target)
+        res.say(agent.id, "enter.done", f"I entered {name}.")
+        res.emit("area_entered", agent.id, {"from_area": origin, "to_area": target, "area_name": name})
+        return None

@@ -1,0 +1,26 @@
+"""`wait`: do nothing; ends an attack streak, and in combat catches the breath (stamina full).
+
+Rule pack `base`; spec actions.md section 1.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+
+FULL_STAMINA = 1.0
+
+
+class Wait(BaseActionRule):
+    name = "wait"
+    verb = "wait"
+    description = "Do nothing for a turn; in a fight, recover all stamina."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent = ctx.actor
+        agent.consecutive_attacks = 0
+        if agent.combats:
+            agent.stamina = FULL_STAMINA
+            res.say(agent.id, "wait.recovered", "I waited and caught my breath: my stamina is full.")
+        else:
+            res.say(agent.id, "wait.done", "I waited.")
