@@ -72,10 +72,14 @@ class ProcgenSpec:
     # always emitted; extras are added until the target is reached (a material family adds two
     # objects, so the roster may end one above the target).
     object_count: int
-    # NPC prototypes in total: merchants + villagers + bosses, the remainder are tiered enemies.
+    # NPC prototypes in total: merchants + villagers + bosses, the remainder are tiered enemies
+    # (non-unique, spread evenly over the tiers; there must be at least one per tier).
     npc_count: int
+    # Unique non-enemy traders, each selling priced goods of its own band of tiers.
     merchant_count: int
+    # Non-unique, non-enemy villagers carrying a few tier-1 raw materials.
     villager_count: int
+    # Unique enemies on the top tiers (one per tier, from the top down), each with a trophy drop.
     boss_count: int
     # Inclusive range of areas per place.
     areas_per_place: tuple[int, int] = (3, 6)
@@ -100,6 +104,8 @@ def _preset(areas: int, level: int, depth: int, objects: int, npcs: tuple[int, .
 
 # Read-only so that no caller can change a preset for everyone else in the process.
 # Columns: areas, max level, crafting depth, objects, (NPCs, merchants, villagers, bosses).
+# The places follow from the areas (about 4.5 areas each: 3, 23 and 223); the actual longest
+# recipe chain is max level + 1 or more (4, 7-10 and 12-14), above the minimum asked for.
 PRESETS: Mapping[str, ProcgenSpec] = MappingProxyType(
     {
         "small": _preset(10, 3, 4, 40, (6, 1, 1, 1)),
