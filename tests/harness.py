@@ -97,3 +97,25 @@ def spawn_npc(game: Game, proto_id: str, area_id: str, level: int = 1, **overrid
         setattr(npc, key, value)
     world.add_npc(npc, area_id)
     return npc
+
+
+def run_steps(game: Game) -> RuleResult:
+    """Run only the step rules once (as the step phase of a tick would), without advancing time."""
+    from agentodyssey_pz.engine.tick import run_step_rules
+
+    res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
+    run_step_rules(game, res)
+    return res
+
+
+def step_rule(game: Game, name: str) -> Any:
+    """The game's step-rule instance with that name."""
+    return next(rule for rule in game.step_rules if rule.name == name)
+
+
+def run_step(game: Game, name: str) -> RuleResult:
+    """Run one step rule alone."""
+    res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
+    ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
+    step_rule(game, name).apply(ctx, res)
+    return res

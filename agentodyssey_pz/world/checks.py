@@ -205,10 +205,13 @@ def check_recipes(p: Parsed, problems: Problems) -> None:
                 problems.error(
                     f"{path}.craft.dependencies[{i}]", f"object '{obj.id}': unknown station '{dep}'"
                 )
-    # One cycle per strongly connected component: enumerating every cycle can blow up.
+    # One cycle per strongly connected component (enumerating every cycle can blow up), started at
+    # the member defined first so the message is the same in every process.
+    order = {o.id: i for i, (_, _, o) in enumerate(p.objects)}
     for component in nx.strongly_connected_components(recipe_graph):
         if len(component) > 1:
-            cycle = [u for u, _ in nx.find_cycle(recipe_graph.subgraph(component))]
+            start = min(component, key=order.__getitem__)
+            cycle = [u for u, _ in nx.find_cycle(recipe_graph.subgraph(component), source=start)]
             chain = " -> ".join([*cycle, cycle[0]])
             problems.error("$.entities.objects", f"crafting recipes form a cycle: {chain}")
 
@@ -266,7 +269,8 @@ def check_graph(p: Parsed, problems: Problems) -> None:
                 problems.warn(f"{path}.key", f"key '{conn.key}' does not have usage 'unlock'")
         elif conn.locked:
             problems.warn(f"{path}.locked", "a locked path without a key")
-        links.add_edge(conn.source, conn.to)
+        if conn.source in p.declared_areas and conn.to in p.declared_areas:
+            links.add_edge(conn.source, conn.to)
     spawn = _spawn_area(p)
     if spawn in links:
         for area in sorted(set(links) - nx.node_connected_component(links, spawn)):

@@ -370,9 +370,7 @@ def _make_dict_hook(converter: cattrs.Converter) -> Any:
 
 
 def _record_hooks(converter: cattrs.Converter, cls: type) -> tuple[Any, Any]:
-    renames = {
-        f.name: override(rename=f.metadata[JSON_KEY]) for f in attrs.fields(cls) if JSON_KEY in f.metadata
-    }
+    renames = renamed_fields(cls)
     keys = json_keys(cls)
     known = set(keys.values())
     omit = {keys[f.name] for f in attrs.fields(cls) if f.metadata.get(OMIT_IF_NONE)}
@@ -395,9 +393,9 @@ def _record_hooks(converter: cattrs.Converter, cls: type) -> tuple[Any, Any]:
     return structure, unstructure
 
 
-def make_converter() -> cattrs.Converter:
-    """A strict converter for the schema classes (one per process is enough; it holds no state)."""
-    converter = cattrs.Converter(detailed_validation=True, forbid_extra_keys=False)
+def strict_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
+    """A converter that never coerces: ints stay ints, strings strings; lists, objects checked."""
+    converter = cattrs.Converter(detailed_validation=True, forbid_extra_keys=forbid_extra_keys)
     converter.register_structure_hook(int, _strict_int)
     converter.register_structure_hook(float, _strict_float)
     converter.register_structure_hook(bool, _strict_bool)
@@ -411,6 +409,19 @@ def make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook_func(
         lambda t: get_origin(t) is tuple, lambda v: [converter.unstructure(x) for x in v]
     )
+    return converter
+
+
+def renamed_fields(cls: type) -> dict[str, Any]:
+    """cattrs overrides for fields whose JSON key differs from the attribute name."""
+    return {
+        f.name: override(rename=f.metadata[JSON_KEY]) for f in attrs.fields(cls) if JSON_KEY in f.metadata
+    }
+
+
+def make_converter() -> cattrs.Converter:
+    """The strict converter for the schema classes (stateless; one per process is enough)."""
+    converter = strict_converter()
     for cls in SCHEMA_CLASSES:
         structure, unstructure = _record_hooks(converter, cls)
         converter.register_structure_hook(cls, structure)

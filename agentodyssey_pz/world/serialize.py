@@ -23,6 +23,7 @@ from agentodyssey_pz.world.schema import (
     NpcDef,
     ObjectDef,
     WorldDefinition,
+    strict_converter,
 )
 from agentodyssey_pz.world.world import World
 
@@ -30,7 +31,7 @@ FORMAT_VERSION = 1
 
 
 def _make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter()
+    conv = strict_converter()
     # An area's NPCs are an ordered set in memory and a list on disk.
     ordered_set = dict[str, None]
     conv.register_unstructure_hook_func(lambda t: t == ordered_set, list)
@@ -105,4 +106,48 @@ def _build(data: dict[str, Any]) -> World:
     world.auxiliary = copy.deepcopy(data["auxiliary"])
     world.reindex_objects()
     world.npc_name_to_id = dict(data["npc_names"])
+    problems = dangling_references(world)
+    if problems:
+        raise WorldStateError(problems)
     return world
+
+
+def dangling_references(world: World) -> list[Problem]:
+    """Every id the state mentions must exist: saved data is checked before anyone uses it."""
+    problems: list[Problem] = []
+
+    def bad(path: str, message: str) -> None:
+        problems.append(Problem(path, message))
+
+    if world.spawn_area not in world.areas:
+        bad("$.spawn_area", f"unknown area '{world.spawn_area}'")
+    if set(world.graph.nx.nodes) != set(world.areas):
+        bad("$.graph.areas", "the graph's areas differ from the world's areas")
+    for pid, place in world.places.items():
+        for aid in place.area_ids:
+            if aid not in world.areas:
+                bad(f"$.places.{pid}", f"unknown area '{aid}'")
+    for aid, area in world.areas.items():
+        if area.place_id not in world.places:
+            bad(f"$.areas.{aid}.place_id", f"unknown place '{area.place_id}'")
+        for oid, count in area.objects.items():
+            if world.find_def(oid) is None or count <= 0:
+                bad(f"$.areas.{aid}.objects.{oid}", f"unknown object or non-positive count ({count})")
+        for npc_id in area.npcs:
+            if npc_id not in world.npcs:
+                bad(f"$.areas.{aid}.npcs", f"unknown NPC '{npc_id}'")
+    for npc_id, npc in world.npcs.items():
+        if npc.area_id is not None and npc_id not in world.areas.get(npc.area_id, _NO_AREA).npcs:
+            bad(f"$.npcs.{npc_id}.area_id", f"NPC is not listed in area '{npc.area_id}'")
+    for cid, container in world.containers.items():
+        for oid in container.items:
+            if world.find_def(oid) is None:
+                bad(f"$.containers.{cid}.items.{oid}", "unknown object")
+    return problems
+
+
+class _NoArea:
+    npcs: dict[str, None] = {}
+
+
+_NO_AREA = _NoArea()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -41,11 +42,21 @@ TOP_LEVEL_KEYS = ("entities", "initializations", "custom_events", "features", "g
 def _describe(exc: BaseException, _: Any) -> str:
     if isinstance(exc, KeyError):
         return "missing required key"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown key{'s' if len(exc.extra_fields) > 1 else ''}: {', '.join(sorted(exc.extra_fields))}"
     if isinstance(exc, SchemaTypeError):
         return str(exc)
     if isinstance(exc, (TypeError, ValueError)):
         return f"invalid value ({exc})"
     return f"invalid value ({type(exc).__name__}: {exc})"
+
+
+_MAP_KEY = re.compile(r"\['([^'\]]*)'\]")
+
+
+def _dotted(path: str) -> str:
+    """cattrs writes map keys as ['key']; the semantic checks write .key - use one notation."""
+    return _MAP_KEY.sub(r".\1", path)
 
 
 def structure_record(raw: Any, cls: type, path: str, problems: Problems) -> Any | None:
@@ -55,7 +66,7 @@ def structure_record(raw: Any, cls: type, path: str, problems: Problems) -> Any 
     except (cattrs.BaseValidationError, SchemaTypeError, KeyError, TypeError, ValueError) as exc:
         for line in cattrs.transform_error(exc, path=path, format_exception=_describe):
             message, _, where = line.rpartition(" @ ")
-            problems.error(where or path, message or line)
+            problems.error(_dotted(where) or path, message or line)
         return None
 
 

@@ -59,6 +59,12 @@ class World:
 
         return generate(definition, seed, options)
 
+    def expand(self, spec: Any, seed: int, options: SynthesisOptions | None = None) -> Any:
+        """Merge new places, areas, objects and NPCs (see `expansion.py`); atomic."""
+        from agentodyssey_pz.world.expansion import expand
+
+        return expand(self, spec, seed, options)
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON-compatible data (see `serialize.py`)."""
         from agentodyssey_pz.world.serialize import world_to_data

@@ -1,16 +1,18 @@
-"""World-definition validation: every malformed definition is refused with the JSON path of the fault.
+"""World-definition validation: a malformed definition is refused with the JSON path of the fault.
 
 Spec: world-definition sections 12-13. Malformed definitions are built from the tiny world
 (tests/data/tiny_world.json) by one small mutation each, so a failure points at one rule.
 
 Tiny-world indexes used below: objects 0 coin, 1 pear, 2 press (station), 3 cider, 4 key,
 5 crate (container), 6 label (writable), 7 quill, 8 pruner (weapon), 9 apron; NPCs 0 cider_seller
-(unique merchant), 1 wasp (enemy); places 0 orchard (areas gate = spawn, rows), 1 cellar (vats, vault).
+(unique merchant), 1 wasp (enemy); places 0 orchard (areas gate = spawn, rows), 1 cellar (vats,
+vault).
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import subprocess
@@ -91,7 +93,7 @@ def replace_all(value: Any) -> Mutation:
 def mutated(mutation: Mutation) -> Any:
     raw = load_raw("tiny_world.json")
     mutation(raw)
-    return raw["__replace__"] if "__replace__" in raw else raw
+    return raw.get("__replace__", raw)
 
 
 OBJ = ("entities", "objects")
@@ -123,13 +125,24 @@ FIG = {
 # (mutation, expected JSON path, expected message fragment); every case must be an *error*.
 MALFORMED = [
     # --- missing required keys
-    pytest.param(drop(*PLACE, 0, "id"), "$.entities.places[0].id", "missing required key", id="place-id"),
     pytest.param(
-        drop(*OBJ, 1, "category"), "$.entities.objects[1].category", "missing required key", id="obj-category"
+        drop(*PLACE, 0, "id"), "$.entities.places[0].id", "missing required key", id="place-id"
     ),
-    pytest.param(drop(*OBJ, 1, "size"), "$.entities.objects[1].size", "missing required key", id="obj-size"),
-    pytest.param(drop(*NPC, 0, "role"), "$.entities.npcs[0].role", "missing required key", id="npc-role"),
-    pytest.param(drop("initializations"), "$.initializations", "missing required key", id="initializations"),
+    pytest.param(
+        drop(*OBJ, 1, "category"),
+        "$.entities.objects[1].category",
+        "missing required key",
+        id="obj-category",
+    ),
+    pytest.param(
+        drop(*OBJ, 1, "size"), "$.entities.objects[1].size", "missing required key", id="obj-size"
+    ),
+    pytest.param(
+        drop(*NPC, 0, "role"), "$.entities.npcs[0].role", "missing required key", id="npc-role"
+    ),
+    pytest.param(
+        drop("initializations"), "$.initializations", "missing required key", id="initializations"
+    ),
     pytest.param(drop("entities"), "$.entities", "missing required key", id="entities"),
     pytest.param(
         drop(*PLACE, 1, "areas", 1, "name"),
@@ -143,10 +156,18 @@ MALFORMED = [
         "needs a level",
         id="area-level",
     ),
-    pytest.param(drop(*SPAWN, "area"), "$.initializations.spawn.area", "missing required key", id="spawn-area"),
+    pytest.param(
+        drop(*SPAWN, "area"),
+        "$.initializations.spawn.area",
+        "missing required key",
+        id="spawn-area",
+    ),
     pytest.param(drop(*SPAWN), "$.initializations.spawn", "missing required key", id="spawn"),
     pytest.param(
-        graph(*CHAIN, {"from": "area_gate"}), "$.graph.connections[3].to", "missing required key", id="edge-to"
+        graph(*CHAIN, {"from": "area_gate"}),
+        "$.graph.connections[3].to",
+        "missing required key",
+        id="edge-to",
     ),
     # --- wrong types (never coerced)
     pytest.param(
@@ -192,7 +213,10 @@ MALFORMED = [
         id="null-for-str",
     ),
     pytest.param(
-        put("custom_events", value="main_quest"), "$.custom_events", "expected a list", id="str-for-list"
+        put("custom_events", value="main_quest"),
+        "$.custom_events",
+        "expected a list",
+        id="str-for-list",
     ),
     pytest.param(
         put(*NPC, 0, "objects", value={}),
@@ -200,7 +224,12 @@ MALFORMED = [
         "expected a list, got an object",
         id="object-for-list",
     ),
-    pytest.param(put("entities", "objects", value={}), "$.entities.objects", "expected a list", id="objects-dict"),
+    pytest.param(
+        put("entities", "objects", value={}),
+        "$.entities.objects",
+        "expected a list",
+        id="objects-dict",
+    ),
     pytest.param(replace_all([1, 2]), "$", "must be a JSON object", id="top-level-list"),
     # --- duplicates
     pytest.param(
@@ -307,7 +336,10 @@ MALFORMED = [
         id="unknown-edge-to",
     ),
     pytest.param(
-        graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True, "key": "obj_ghost"}),
+        graph(
+            *CHAIN[:2],
+            {"from": "area_vats", "to": "area_vault", "locked": True, "key": "obj_ghost"},
+        ),
         "$.graph.connections[2].key",
         "unknown object 'obj_ghost'",
         id="unknown-edge-key",
@@ -392,7 +424,12 @@ MALFORMED = [
         "contains whitespace",
         id="area-name-whitespace",
     ),
-    pytest.param(put(*OBJ, 7, "name", value=""), "$.entities.objects[7].name", "must not be empty", id="name-empty"),
+    pytest.param(
+        put(*OBJ, 7, "name", value=""),
+        "$.entities.objects[7].name",
+        "must not be empty",
+        id="name-empty",
+    ),
     pytest.param(
         put(*OBJ, 7, "name", value="label_0"),
         "$.entities.objects[7].name",
@@ -407,7 +444,10 @@ MALFORMED = [
     ),
     # --- places and areas
     pytest.param(
-        put(*PLACE, 1, "areas", value=[]), "$.entities.places[1].areas", "has no areas", id="place-no-areas"
+        put(*PLACE, 1, "areas", value=[]),
+        "$.entities.places[1].areas",
+        "has no areas",
+        id="place-no-areas",
     ),
     pytest.param(
         combine(drop(*PLACE, 1), drop(*PLACE, 0, "areas", 1)),
@@ -417,10 +457,16 @@ MALFORMED = [
     ),
     # --- per-variant requirements
     pytest.param(
-        drop(*OBJ, 5, "capacity"), "$.entities.objects[5].capacity", "containers need 'capacity'", id="container-capacity"
+        drop(*OBJ, 5, "capacity"),
+        "$.entities.objects[5].capacity",
+        "containers need 'capacity'",
+        id="container-capacity",
     ),
     pytest.param(
-        drop(*OBJ, 5, "level"), "$.entities.objects[5].level", "containers need 'level'", id="container-level"
+        drop(*OBJ, 5, "level"),
+        "$.entities.objects[5].level",
+        "containers need 'level'",
+        id="container-level",
     ),
     pytest.param(
         drop(*OBJ, 6, "max_text_length"),
@@ -461,7 +507,7 @@ def _problems(raw: Any) -> tuple[Any, list[Problem]]:
 
 
 def test_tiny_world_is_clean(tiny_raw: Raw) -> None:
-    """The base of every mutation below has no problem at all (so each problem is the mutation's)."""
+    """The base of every mutation has no problem at all (so each problem is the mutation's)."""
     definition, problems = check_definition(tiny_raw)
     assert definition is not None
     assert problems == []
@@ -513,12 +559,6 @@ def test_a_record_with_a_type_error_does_not_cascade() -> None:
     assert [p.path for p in problems] == ["$.entities.objects[1].level"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="package bug: type errors inside a JSON object keyed by id use the path notation "
-    "spawn.objects['obj_coin'] while every other check writes spawn.objects.obj_coin, so one "
-    "location gets two different paths",
-)
 def test_path_notation_for_map_keys_is_the_same_for_every_check() -> None:
     _, type_problems = _problems(mutated(put(*SPAWN, "objects", "obj_coin", value=1.5)))
     _, count_problems = _problems(mutated(put(*SPAWN, "objects", "obj_coin", value=0)))
@@ -559,14 +599,9 @@ def test_recipe_cycle_message_names_the_cycle_in_recipe_order() -> None:
     assert set(chain) == {"obj_pear", "obj_cider", "obj_key"}
     # Each step is "ingredient -> product": pear -> cider -> key -> pear.
     product_of = {"obj_pear": "obj_cider", "obj_cider": "obj_key", "obj_key": "obj_pear"}
-    assert all(product_of[a] == b for a, b in zip(chain, chain[1:]))
+    assert all(product_of[a] == b for a, b in itertools.pairwise(chain))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="package bug: checks.check_recipes starts the reported cycle at an element of a "
-    "networkx strongly-connected-component *set*, so the message depends on PYTHONHASHSEED",
-)
 def test_recipe_cycle_message_is_the_same_in_every_process() -> None:
     # Hash seeds 1 and 2 were observed to start the cycle at different objects.
     assert _cycle_message("1") == _cycle_message("2")
@@ -607,7 +642,7 @@ def _assert_contains(out: Any, raw: Any, where: str = "$") -> None:
             _assert_contains(out[key], value, f"{where}.{key}")
     elif isinstance(raw, list):
         assert isinstance(out, list) and len(out) == len(raw), where
-        for i, (o, r) in enumerate(zip(out, raw)):
+        for i, (o, r) in enumerate(zip(out, raw, strict=True)):
             _assert_contains(o, r, f"{where}[{i}]")
     else:
         assert out == raw and type(out) is type(raw), f"{where}: {raw!r} became {out!r}"
@@ -673,7 +708,10 @@ WARNINGS = [
         id="unknown-custom-event",
     ),
     pytest.param(
-        put("x_top", value=1), "$.x_top", "unknown top-level key 'x_top'", id="unknown-top-level-key"
+        put("x_top", value=1),
+        "$.x_top",
+        "unknown top-level key 'x_top'",
+        id="unknown-top-level-key",
     ),
     pytest.param(
         graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
@@ -682,7 +720,9 @@ WARNINGS = [
         id="locked-without-key",
     ),
     pytest.param(
-        graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True, "key": "obj_pear"}),
+        graph(
+            *CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True, "key": "obj_pear"}
+        ),
         "$.graph.connections[2].key",
         "does not have usage 'unlock'",
         id="key-not-unlock",
@@ -709,11 +749,15 @@ WARNINGS = [
 
 
 @pytest.mark.parametrize(("mutation", "path", "fragment"), WARNINGS)
-def test_suspicious_definition_loads_with_a_warning(mutation: Mutation, path: str, fragment: str) -> None:
+def test_suspicious_definition_loads_with_a_warning(
+    mutation: Mutation, path: str, fragment: str
+) -> None:
     definition, problems = check_definition(mutated(mutation))
     assert definition is not None, [str(p) for p in problems]
     assert all(p.severity == "warning" for p in problems)
-    assert any(p.path == path and fragment in p.message for p in problems), [str(p) for p in problems]
+    assert any(p.path == path and fragment in p.message for p in problems), [
+        str(p) for p in problems
+    ]
 
 
 def test_attack_power_on_an_object_is_read_as_attack() -> None:
@@ -724,7 +768,9 @@ def test_attack_power_on_an_object_is_read_as_attack() -> None:
 
     definition, problems = check_definition(mutated(rename))
     assert definition is not None
-    assert [(p.severity, p.path) for p in problems] == [("warning", "$.entities.objects[8].attack_power")]
+    assert [(p.severity, p.path) for p in problems] == [
+        ("warning", "$.entities.objects[8].attack_power")
+    ]
     pruner = definition.entities.objects[8]
     assert pruner.attack == 9
     # An explicit `attack` wins over the alias, with no warning.
@@ -737,7 +783,11 @@ def test_attack_power_on_an_object_is_read_as_attack() -> None:
 # ------------------------------------------------------------------ command line
 def test_cli_validate_refuses_a_broken_file(tmp_path, capsys) -> None:
     path = tmp_path / "broken.json"
-    raw = mutated(combine(drop(*OBJ, 1, "category"), put(*OBJ, 3, "craft", "ingredients", "obj_ghost", value=1)))
+    raw = mutated(
+        combine(
+            drop(*OBJ, 1, "category"), put(*OBJ, 3, "craft", "ingredients", "obj_ghost", value=1)
+        )
+    )
     path.write_text(json.dumps(raw), encoding="utf-8")
     assert cli_main(["validate", str(path)]) == 1
     out, err = capsys.readouterr()

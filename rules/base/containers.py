@@ -1,0 +1,87 @@
+"""What `store`, `take out` and `discard` share: naming a container in reach and listing its room.
+
+Rule pack `base`; spec actions.md sections 7-9. A container is named either by the literal
+`inventory` (the container equipped as inventory) or by its instance name (`crate_0`); a named one
+must be on the ground here, equipped as inventory, or held in hand. Free space is always
+`capacity - agents.container_load` (one load formula for every container, fixing spec 0.2 / quirk 4).
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.world.agents import AgentState, container_load
+from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.world import World
+
+from .carrying import INVENTORY, is_reachable_container
+
+# Outcome suffixes of a failed lookup (each verb prefixes its own id: `store.no_inventory`).
+NO_INVENTORY = "no_inventory"
+NO_CONTAINER = "no_container"
+NOT_IN_REACH = "container_not_here"
+
+
+def locate_container(
+    world: World, agent: AgentState, name: str
+) -> tuple[ContainerInstance | None, str, str]:
+    """Resolve a container name within reach.
+
+    Returns (container, "", "") or (None, outcome suffix, the reason in words).
+    """
+    if name == INVENTORY:
+        if agent.inventory_id is None:
+            return None, NO_INVENTORY, "I have no inventory equipped"
+        return world.containers[agent.inventory_id], "", ""
+    cid = world.obj_name_to_id.get(name)
+    if cid is None or cid not in world.containers:
+        return None, NO_CONTAINER, f"there is no container called {name}"
+    if not is_reachable_container(world, agent, cid):
+        return None, NOT_IN_REACH, f"{name} is not here, in my hands or equipped"
+    return world.containers[cid], "", ""
+
+
+def free_space(world: World, container: ContainerInstance) -> int:
+    """Capacity left (negative when a container is over-full)."""
+    return (world.def_of(container.id).capacity or 0) - container_load(world, container)
+
+
+def names_itself(world: World, oid: str) -> str | None:
+    """The name that resolves to `oid`, or None when that name is shadowed by another id."""
+    if world.find_def(oid) is None:  # an id no definition knows (never listed, never crashes)
+        return None
+    name = world.name_of(oid)
+    return name if world.obj_name_to_id.get(name) == oid else None
+
+
+def reachable_containers(world: World, agent: AgentState) -> list[tuple[str, ContainerInstance]]:
+    """Every (name, container) a command can use right now: `inventory` first when one is
+    equipped, then container instances held in hand, the equipped one, and those on the ground,
+    each by an instance name that resolves to it. Looks only at hands, equipment and this ground."""
+    containers = world.containers
+    found: list[tuple[str, ContainerInstance]] = []
+    if agent.inventory_id is not None:
+        found.append((INVENTORY, containers[agent.inventory_id]))
+    seen: set[str] = set()
+    candidates = [*agent.hands, agent.inventory_id, *world.areas[agent.area_id].objects]
+    for cid in candidates:
+        if cid is None or cid in seen or cid not in containers:
+            continue
+        seen.add(cid)
+        name = names_itself(world, cid)
+        if name is not None and name != INVENTORY:
+            found.append((name, containers[cid]))
+    return found
+
+
+def contents_by_name(world: World, container: ContainerInstance) -> list[tuple[str, str, int]]:
+    """(name, id, count) of each entry of a container whose name resolves back to it."""
+    listed = []
+    for oid, count in container.items.items():
+        name = names_itself(world, oid)
+        if name is not None and count > 0:
+            listed.append((name, oid, count))
+    return listed
+
+
+def amount_range(limit: int, all_amounts: bool) -> range:
+    """Amount parameters to list: 1..limit, or only 1 (when at least 1 is possible)."""
+    return range(1, (limit if all_amounts else min(limit, 1)) + 1)

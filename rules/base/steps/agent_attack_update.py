@@ -1,0 +1,32 @@
+"""Attack update: an agent's attack is its base attack plus the best weapon it holds in hand.
+
+Rule pack `base`; spec step-rules.md section 1. Runs first in the step phase, so the attack an agent
+uses in `attack` is the one computed at the end of the previous tick. Fixed reference quirk (spec
+section 1): the reference stops updating at the first agent whose attack is not positive; every
+agent is updated here.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+
+
+class AgentAttackUpdate(BaseStepRule):
+    name = "agent_attack_update_step"
+    priority = 1
+    description = "Recompute every agent's attack from its base attack and the items in its hands."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        def_of = ctx.world.def_of
+        for agent in ctx.game.agents.values():
+            hands = agent.hands
+            # Only the best single item in hand counts; armour and inventory never add attack.
+            best = max(def_of(oid).attack for oid in hands) if hands else 0
+            agent.attack = agent.min_attack + best
+            if agent.attack <= 0:
+                res.say(
+                    agent.id,
+                    "attack_power.too_low",
+                    f"My attack is {agent.attack}: too low to hurt anything.",
+                )

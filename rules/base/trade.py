@@ -1,0 +1,68 @@
+"""What `buy` and `sell` share: finding a merchant here, coins carried, prices, trade names.
+
+Rule pack `base`; spec actions.md sections 16-17. The money of a world is `world.currency_id` (the
+first currency definition); a world without one can still buy free goods but cannot sell. Trades use
+the carried stores of `agents.carried_stores` in their order: hands, the equipped inventory, then
+containers held in hand (equipped items themselves are never traded).
+"""
+
+from __future__ import annotations
+
+import math
+
+from agentodyssey_pz.world.agents import AgentState, carried_stores
+from agentodyssey_pz.world.entities import Npc
+from agentodyssey_pz.world.schema import ObjectDef
+from agentodyssey_pz.world.world import World
+
+from .carrying import count_in_stores
+
+MERCHANT_ROLE = "merchant"  # the only NPC role with engine meaning in the base game
+SELL_PRICE_FACTOR = 0.5  # a merchant pays floor(value x 0.5) per unit it buys from an agent
+DEFAULT_MONEY_NAME = "coins"  # said when the world has no currency definition
+
+
+def merchants_here(world: World, agent: AgentState) -> list[Npc]:
+    """Merchants standing in the agent's area that their own name resolves to, in arrival order."""
+    npcs, by_name = world.npcs, world.npc_name_to_id
+    found = []
+    for npc_id in world.areas[agent.area_id].npcs:
+        npc = npcs[npc_id]
+        if npc.role == MERCHANT_ROLE and by_name.get(npc.name) == npc_id:
+            found.append(npc)
+    return found
+
+
+def money_name(world: World) -> str:
+    currency = world.currency_id
+    return world.objects[currency].name if currency is not None else DEFAULT_MONEY_NAME
+
+
+def coins_carried(world: World, agent: AgentState) -> int:
+    """Currency units in hands, the inventory and held containers (what a purchase can spend)."""
+    currency = world.currency_id
+    if currency is None:
+        return 0
+    return count_in_stores(world, carried_stores(world, agent), currency)
+
+
+def sell_price(obj: ObjectDef) -> int | None:
+    """Coins a merchant pays per unit, or None when the object is not tradable at all."""
+    if obj.value is None:
+        return None
+    return math.floor(obj.value * SELL_PRICE_FACTOR)
+
+
+def is_sellable_kind(obj: ObjectDef) -> bool:
+    """Containers and writables are never sold (they are individual instances, spec 17.4-5)."""
+    return not obj.is_instanced and obj.value is not None
+
+
+def kind_name_resolves(world: World, obj: ObjectDef) -> bool:
+    """Whether a definition's own name names it (so a listed command reaches this definition)."""
+    return world.obj_name_to_id.get(obj.name) == obj.id
+
+
+def amounts(limit: int, all_amounts: bool) -> range:
+    """Amount parameters to list: 1..limit, or just 1 (when at least 1 is possible)."""
+    return range(1, (limit if all_amounts else min(limit, 1)) + 1)

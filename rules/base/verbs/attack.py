@@ -1,0 +1,117 @@
+"""`attack <npc>`: hit an NPC in my area; a surviving enemy with a combat pattern fights back.
+
+Rule pack `base`; spec actions.md section 6. Damage is `int(attack * stamina)`, cut to a tenth
+(truncated) when the NPC's rhythm action this round is `defend`. From the second attack of a
+streak on, stamina drops by 0.2 (floor 0.2) after the blow, so it weakens the next one. A kill is
+handled by `combat.kill_npc`; a surviving enemy with a pattern starts rhythm combat.
+
+Reference quirks fixed: the help text says a defending NPC takes 10% of the damage (the reference's
+says 25% while its code applies 10%; quirk 18.2); guides are protected by what they are (friendly
+and `quest`), not by one hard-coded definition id; kills are suppressed per agent that has not
+passed the tutorial (spec 0.4). Kept as the spec recommends (quirk 18.3): attacking a target that
+never fights back still counts in the streak and tires.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import AgentState, Engagement
+from agentodyssey_pz.world.entities import Npc
+from agentodyssey_pz.world.world import World
+
+from ..combat import DEFEND_ACTION, hit_damage, is_protected, kill_npc, rhythm_action, tire
+
+
+def loot_text(world: World, placed: list[tuple[str, int]]) -> str:
+    return ", ".join(f"{n} {world.name_of(oid)}" for oid, n in placed)
+
+
+class Attack(BaseActionRule):
+    name = "attack"
+    verb = "attack"
+    params = ("npc_name",)
+    param_min = param_max = 1
+    description = (
+        "Attack someone here; a defending enemy takes only 10% damage, and attacking again and "
+        "again tires me (weaker blows) until I wait or defend."
+    )
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        name = ctx.params[0]
+        npc = world.npc_here(name, agent.area_id)
+        if npc is None:
+            return res.fail(
+                agent.id, "attack.not_here", f"I cannot attack {name}: they are not here."
+            )
+        if is_protected(npc):
+            return res.fail(
+                agent.id,
+                "attack.protected",
+                f"I cannot attack {name}: they are a guide and must not be harmed.",
+            )
+        if agent.attack <= 0:
+            return res.fail(
+                agent.id,
+                "attack.no_power",
+                f"I cannot attack {name}: my attack is {agent.attack}, too weak to hurt.",
+            )
+        is_new = npc.id not in agent.combats
+        npc_action = rhythm_action(agent, npc)
+        stamina_before = agent.stamina
+        damage = hit_damage(agent.attack, stamina_before, npc_action)
+        tire(agent)
+        npc.hp -= damage
+        if npc_action == DEFEND_ACTION:
+            res.say(
+                agent.id,
+                "attack.npc_defended",
+                f"{name} defended, so my blow did a tenth of its damage.",
+            )
+        if npc.hp <= 0:
+            self.kill(ctx, res, npc, damage)
+        else:
+            self.wound(agent, res, npc, damage, is_new)
+        if agent.stamina < stamina_before:  # not when a kill ended my last fight and rested me
+            res.say(
+                agent.id,
+                "attack.tired",
+                f"I am tiring: my next blow will land at {round(agent.stamina * 100)}% strength.",
+            )
+        return None
+
+    def kill(self, ctx: RuleContext, res: RuleResult, npc: Npc, damage: int) -> None:
+        agent_id = ctx.actor.id
+        res.say(
+            agent_id, "attack.killed", f"I hit {npc.name} for {damage} damage and defeated them."
+        )
+        placed = kill_npc(ctx, res, npc)
+        if placed:
+            res.say(agent_id, "attack.loot", f"{npc.name} dropped {loot_text(ctx.world, placed)}.")
+
+    def wound(
+        self, agent: AgentState, res: RuleResult, npc: Npc, damage: int, is_new: bool
+    ) -> None:
+        res.say(agent.id, "attack.hit", f"I hit {npc.name} for {damage} damage; {npc.hp} HP left.")
+        if is_new and npc.enemy and npc.combat_pattern:
+            # The NPC's first pattern action resolves later this tick (combat-rhythm step rule).
+            agent.combats[npc.id] = Engagement(0, agent.area_id)
+            res.say(agent.id, "attack.engaged", f"{npc.name} turns on me: we are in combat.")
+            res.emit("combat_started", agent.id, {"npc_id": npc.id, "area_id": agent.area_id})
+        res.emit(
+            "npc_attacked", agent.id, {"npc_id": npc.id, "damage": damage, "area_id": agent.area_id}
+        )
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        agent, world = ctx.actor, ctx.world
+        if agent.attack <= 0:
+            return []
+        names = world.npc_name_to_id
+        out = []
+        for npc_id in world.areas[agent.area_id].npcs:
+            npc = world.npcs[npc_id]
+            # A name shadowed by another NPC's resolves elsewhere, so it cannot target this one.
+            if names.get(npc.name) == npc_id and not is_protected(npc):
+                out.append((npc.name,))
+        return out

@@ -1,0 +1,267 @@
+"""`craft <amount> <object>`: make units of an object from the ingredients I carry, at the stations
+standing here; the product lands on the ground (containers and writables as new instances).
+
+Rule pack `base`; spec actions.md section 14. Stations (`craft.dependencies`) must be on the ground
+of this area (holding one does not count) and are not used up. Ingredients come from the carried
+stores in order: hands, the equipped inventory, then containers held in hand. The amount is clamped
+to what the ingredients allow. Crafting counts towards the craft reward (`agent.crafted`) unless the
+agent has not passed the tutorial (our per-agent reading of spec 0.4).
+
+Fractional recipes (`GameConfig.fractional_crafting`, quirk 6):
+* "exact" (default): whole units are taken and the unused fraction of the last unit is kept as the
+  agent's credit for that ingredient (`agent.craft_credit`), which counts as available next time;
+  over repeated crafts exactly `quantity x total` units are consumed (0.5 bar: two crafts, 1 bar).
+* "reference": each source is floored after subtracting, destroying the remainder (spec 14.9).
+
+Quirks fixed:
+* Writable products count every ingredient by definition id over plain and instance entries (the
+  reference counts only instances, so they could never be made; spec 14 bug, quirk 5).
+* A product is named by its definition's name; an instance name (`label_3`) is refused
+  (`craft.instance_name`) instead of crafting its definition, so every craftable has one name and
+  `valid_params` lists each once (the same choice `buy` makes).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import AgentState, add_count, carried_stores, remove_count
+from agentodyssey_pz.world.entities import Area
+from agentodyssey_pz.world.schema import ObjectDef
+from agentodyssey_pz.world.world import World
+
+from ..carrying import (
+    FRACTION_DIGITS,
+    parse_amount,
+    place_on_ground,
+    store_loc,
+    take_units,
+    units_needed,
+)
+
+EXACT = "exact"  # GameConfig.fractional_crafting value that keeps fractional credit
+
+
+def recipe_of(obj: ObjectDef) -> dict[str, float]:
+    """Ingredients with a positive quantity (validation forbids others; never divide by zero)."""
+    return {ing: q for ing, q in obj.craft.ingredients.items() if q > 0}
+
+
+def missing_stations(world: World, area: Area, obj: ObjectDef) -> list[str]:
+    """Names of the stations the recipe needs that are not on this ground."""
+    missing = []
+    for dep in obj.craft.dependencies:
+        if area.objects.get(dep, 0) > 0:
+            continue
+        dep_def = world.objects.get(dep)
+        # An instanced definition lies on the ground under instance ids: look those up.
+        if dep_def is not None and dep_def.is_instanced:
+            if any(world.def_of(oid).id == dep for oid in area.objects):
+                continue
+        missing.append(dep_def.name if dep_def is not None else dep)
+    return missing
+
+
+def carried_counts(world: World, stores: list[dict[str, int]]) -> dict[str, int]:
+    """Units per definition id over the carried stores (instances under their definition)."""
+    def_of = world.def_of
+    counts: dict[str, int] = {}
+    for store in stores:
+        for oid, n in store.items():
+            add_count(counts, def_of(oid).id, n)
+    return counts
+
+
+def times_possible(q: float, have: float) -> int:
+    # Rounded before flooring so 0.3 / 0.1 (= 2.9999999999999996) counts as 3.
+    return math.floor(round(have / q, FRACTION_DIGITS))
+
+
+def possible_amount(
+    recipe: Mapping[str, float], counts: Mapping[str, int], credit: Mapping[str, float]
+) -> int:
+    return min(
+        times_possible(q, counts.get(ing, 0) + credit.get(ing, 0.0)) for ing, q in recipe.items()
+    )
+
+
+def consume_exact(
+    world: World,
+    agent: AgentState,
+    stores: list[dict[str, int]],
+    recipe: Mapping[str, float],
+    amount: int,
+    counts: Mapping[str, int],
+    res: RuleResult,
+) -> None:
+    """Take whole units; the unused part of the last unit becomes credit for next time."""
+    credit = agent.craft_credit
+    for ing, q in recipe.items():
+        units, left = units_needed(q * amount, credit.get(ing, 0.0))
+        take_units(world, agent, stores, ing, min(units, counts.get(ing, 0)), res)
+        if left > 0:
+            credit[ing] = left
+        else:
+            credit.pop(ing, None)
+
+
+def consume_reference(
+    world: World,
+    agent: AgentState,
+    stores: list[dict[str, int]],
+    recipe: Mapping[str, float],
+    amount: int,
+    res: RuleResult,
+) -> None:
+    """Spec 14.9: each touched entry is floored after subtracting (fractions are destroyed)."""
+    def_of = world.def_of
+    for ing, q in recipe.items():
+        need = round(q * amount, FRACTION_DIGITS)
+        for store in stores:
+            for oid in [k for k in store if def_of(k).id == ing]:
+                if need <= 0:
+                    break
+                count = store[oid]
+                use = min(count, need)
+                removed = count - math.floor(round(count - use, FRACTION_DIGITS))
+                need = round(need - use, FRACTION_DIGITS)
+                remove_count(store, oid, removed)
+                if res.tracking:
+                    res.track_consume(agent.id, oid, removed, store_loc(world, agent, store))
+
+
+def shortfall(
+    world: World,
+    recipe: Mapping[str, float],
+    counts: Mapping[str, int],
+    credit: Mapping[str, float],
+) -> list[str]:
+    """`name (need q, have h)` for each ingredient short of one craft."""
+    short = []
+    for ing, q in recipe.items():
+        have = counts.get(ing, 0) + credit.get(ing, 0.0)
+        if times_possible(q, have) < 1:
+            ing_def = world.find_def(ing)
+            short.append(f"{ing_def.name if ing_def else ing} (need {q:g}, have {have:g})")
+    return short
+
+
+class Craft(BaseActionRule):
+    name = "craft"
+    verb = "craft"
+    params = ("amount", "obj_name")
+    param_min = param_max = 2
+    description = (
+        "Make items from ingredients I carry, at the stations here; they land on the ground."
+    )
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        amount_text, obj_name = ctx.params
+        requested = parse_amount(amount_text)
+        if requested is None:
+            return res.fail(
+                agent.id,
+                "craft.bad_amount",
+                f"I cannot craft '{amount_text}' {obj_name}: the amount must be a positive whole number.",
+            )
+        oid = world.obj_name_to_id.get(obj_name)
+        obj = world.find_def(oid) if oid is not None else None
+        if oid is None or obj is None:
+            return res.fail(
+                agent.id,
+                "craft.unknown_object",
+                f"I cannot craft {obj_name}: I know of no such thing.",
+            )
+        if oid != obj.id:
+            return res.fail(
+                agent.id,
+                "craft.instance_name",
+                f"I cannot craft {obj_name}: that is one particular {obj.name}; to make another I craft '{obj.name}'.",
+            )
+        recipe = recipe_of(obj)
+        if not recipe:
+            return res.fail(
+                agent.id, "craft.not_craftable", f"I cannot craft {obj_name}: it cannot be crafted."
+            )
+        missing = missing_stations(world, world.areas[agent.area_id], obj)
+        if missing:
+            return res.fail(
+                agent.id,
+                "craft.missing_station",
+                f"I cannot craft {obj_name}: it needs {', '.join(missing)} here on the ground.",
+            )
+        return self._craft(ctx, agent, world, obj, recipe, requested, res)
+
+    def _craft(
+        self,
+        ctx: RuleContext,
+        agent: AgentState,
+        world: World,
+        obj: ObjectDef,
+        recipe: dict[str, float],
+        requested: int,
+        res: RuleResult,
+    ) -> None:
+        """Ingredient checks (spec 14.6-8), consumption, tracking and the product."""
+        exact = ctx.game.config.fractional_crafting == EXACT
+        stores = carried_stores(world, agent)
+        counts = carried_counts(world, stores)
+        credit = agent.craft_credit if exact else {}
+        short = shortfall(world, recipe, counts, credit)
+        if short:
+            return res.fail(
+                agent.id,
+                "craft.missing_ingredients",
+                f"I cannot craft {obj.name}: not enough for one; short of {', '.join(short)}.",
+            )
+        amount = requested
+        possible = possible_amount(recipe, counts, credit)
+        if amount > possible:
+            res.say(
+                agent.id, "craft.only_enough", f"I only have ingredients for {possible} {obj.name}."
+            )
+            amount = possible
+        if exact:
+            consume_exact(world, agent, stores, recipe, amount, counts, res)
+        else:
+            consume_reference(world, agent, stores, recipe, amount, res)
+        if agent.tutorial_passed:
+            add_count(agent.crafted, obj.id, amount)
+        placed = place_on_ground(world, agent, obj.id, amount, res)
+        names = ", ".join(world.name_of(pid) for pid, _ in placed)
+        res.say(
+            agent.id, "craft.done", f"I crafted {amount} {obj.name}; on the ground here: {names}."
+        )
+        res.emit(
+            "object_crafted",
+            agent.id,
+            {"obj_id": obj.id, "amount": amount, "area_id": agent.area_id},
+        )
+        return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        """Each product of something I carry (or hold credit for) whose stations are here and whose
+        ingredients suffice for one, amounts 1..possible. Only recipes using what I carry are
+        looked at (via `world.products_of`), never every definition."""
+        agent, world = ctx.actor, ctx.world
+        area = world.areas[agent.area_id]
+        counts = carried_counts(world, carried_stores(world, agent))
+        credit = agent.craft_credit if ctx.game.config.fractional_crafting == EXACT else {}
+        products_of = world.products_of
+        candidates = dict.fromkeys(p for d in (*counts, *credit) for p in products_of.get(d, ()))
+        listed: list[tuple[str, ...]] = []
+        for pid in candidates:
+            obj = world.objects.get(pid)
+            if obj is None or world.obj_name_to_id.get(obj.name) != pid:
+                continue
+            recipe = recipe_of(obj)
+            if not recipe or missing_stations(world, area, obj):
+                continue
+            possible = possible_amount(recipe, counts, credit)
+            top = possible if all_amounts else min(possible, 1)
+            listed += [(str(n), obj.name) for n in range(1, top + 1)]
+        return listed

@@ -1,0 +1,87 @@
+"""`discard <amount> <object> <container>`: tip units out of a container onto the ground here.
+
+Rule pack `base`; spec actions.md section 8. The container is `inventory` or a container instance
+here, held or equipped; the amount is checked first (before any name) and clamped to what the
+container holds ("only found N"). The event's `from` is `inventory` or the container name as typed.
+
+Quirks fixed: none in the verb itself (spec 8 has none); the reference's valid-action list offered
+containers anywhere in the world and never the instances inside them (observations-and-loop 10):
+ours lists containers in reach and every entry in them, instances included.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+
+from ..carrying import INVENTORY, area_loc, container_loc, move_units, parse_amount
+from ..containers import amount_range, contents_by_name, locate_container, reachable_containers
+
+
+class Discard(BaseActionRule):
+    name = "discard"
+    verb = "discard"
+    params = ("amount", "obj_name", "container_name")
+    param_min = param_max = 3
+    description = "Take items out of my inventory or a container and leave them on the ground here."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        amount_text, obj_name, cname = ctx.params
+        requested = parse_amount(amount_text)
+        if requested is None:
+            return res.fail(
+                agent.id,
+                "discard.bad_amount",
+                f"I cannot discard '{amount_text}' {obj_name}: the amount must be a positive whole number.",
+            )
+        oid = world.obj_name_to_id.get(obj_name)
+        if oid is None:
+            return res.fail(
+                agent.id,
+                "discard.unknown_object",
+                f"I cannot discard {obj_name}: I know of no such thing.",
+            )
+        container, outcome, reason = locate_container(world, agent, cname)
+        if container is None:
+            return res.fail(
+                agent.id,
+                f"discard.{outcome}",
+                f"I cannot discard {obj_name} from {cname}: {reason}.",
+            )
+        inside = container.items.get(oid, 0)
+        where = "my inventory" if cname == INVENTORY else cname
+        if inside <= 0:
+            return res.fail(
+                agent.id,
+                "discard.not_inside",
+                f"I cannot discard {obj_name}: there is none in {where}.",
+            )
+        amount = requested
+        if amount > inside:
+            res.say(agent.id, "discard.only_found", f"I only found {inside} {obj_name} in {where}.")
+            amount = inside
+        area_id = agent.area_id
+        move_units(agent, oid, amount, container.items, world.areas[area_id].objects)
+        res.track_move(agent.id, oid, amount, container_loc(container.id), area_loc(area_id))
+        res.say(
+            agent.id,
+            "discard.done",
+            f"I took {amount} {obj_name} out of {where} and left it on the ground.",
+        )
+        res.emit(
+            "object_discarded",
+            agent.id,
+            {"obj_id": oid, "from": cname, "amount": amount, "area_id": area_id},
+        )
+        return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        """Each entry of each container in reach, amounts 1..its count."""
+        world = ctx.world
+        return [
+            (str(n), name, cname)
+            for cname, container in reachable_containers(world, ctx.actor)
+            for name, _, count in contents_by_name(world, container)
+            for n in amount_range(count, all_amounts)
+        ]

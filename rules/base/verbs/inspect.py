@@ -1,0 +1,179 @@
+"""`inspect <object>`: look closely at my inventory, a container, or anything within my reach.
+
+Rule pack `base`; spec actions.md section 11. Three cases, in order: the literal `inventory` (its
+contents and load), a container instance on the ground, in hand or equipped (description, contents,
+load), anything else within reach (description, what it is an ingredient of, what is written on it).
+
+Reference quirks fixed (quirk 18.7, and 18.4 for the load): things inside containers held in hand
+count as within reach (craft, buy and sell use them too); the ingredient list is looked up by the
+definition id, so writable instances show their uses; every load is `agents.container_load`.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import AgentState, container_load, held_containers
+from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.world import World
+
+from ..carrying import (
+    INVENTORY,
+    area_loc,
+    container_loc,
+    equip_loc,
+    hand_loc,
+    is_reachable_container,
+)
+
+NOTHING = "no objects"
+
+
+def contents_text(world: World, container: ContainerInstance) -> str:
+    items = [f"{n} {world.name_of(oid)}" for oid, n in container.items.items()]
+    return ", ".join(items) if items else NOTHING
+
+
+def load_text(world: World, container: ContainerInstance) -> str:
+    capacity = world.def_of(container.id).capacity
+    return f"{container_load(world, container)}/{capacity if capacity is not None else 0}"
+
+
+def reachable_stores(
+    world: World, agent: AgentState
+) -> list[tuple[dict[str, int], dict[str, str]]]:
+    """Where a (non-container) object can be inspected from, with its tracking location, in order:
+    hands, equipped, the inventory, containers held in hand, the ground."""
+    stores = [(agent.hands, hand_loc(agent)), (agent.equipped, equip_loc(agent))]
+    if agent.inventory_id is not None:
+        stores.append(
+            (world.containers[agent.inventory_id].items, container_loc(agent.inventory_id))
+        )
+    stores += [(c.items, container_loc(c.id)) for c in held_containers(world, agent)]
+    stores.append((world.areas[agent.area_id].objects, area_loc(agent.area_id)))
+    return stores
+
+
+def locate(world: World, agent: AgentState, oid: str) -> dict[str, str] | None:
+    """The tracking location an object is inspected at, or None when it is not within reach."""
+    for store, loc in reachable_stores(world, agent):
+        if store.get(oid, 0) > 0:
+            return loc
+    return None
+
+
+def container_source(agent: AgentState, cid: str) -> dict[str, str]:
+    if cid in agent.hands:
+        return hand_loc(agent)
+    if cid == agent.inventory_id:
+        return equip_loc(agent)
+    return area_loc(agent.area_id)
+
+
+def uses_text(world: World, def_id: str) -> str:
+    """`product (made of a, b)` for every recipe using this definition, or None."""
+    uses = []
+    for product_id in world.products_of.get(def_id, ()):
+        product = world.objects[product_id]
+        parts = [
+            world.find_def(i).name if world.find_def(i) else i for i in product.craft.ingredients
+        ]
+        uses.append(f"{product.name} (made of {', '.join(parts)})")
+    return ", ".join(uses) if uses else "None"
+
+
+class Inspect(BaseActionRule):
+    name = "inspect"
+    verb = "inspect"
+    params = ("object_name",)
+    param_min = param_max = 1
+    description = "Look closely at my inventory, a container, or something I hold or see."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        name = ctx.params[0]
+        if name == INVENTORY:
+            return self.inspect_inventory(ctx, res)
+        oid = world.obj_name_to_id.get(name)
+        if oid is not None and oid in world.containers:
+            if not is_reachable_container(world, agent, oid):
+                return res.fail(
+                    agent.id,
+                    "inspect.not_here",
+                    f"I cannot inspect {name}: it is not here, in my hands or equipped.",
+                )
+            return self.inspect_container(ctx, res, world.containers[oid])
+        loc = locate(world, agent, oid) if oid is not None else None
+        if loc is None:
+            return res.fail(
+                agent.id, "inspect.not_here", f"I cannot inspect {name}: I see none within reach."
+            )
+        return self.inspect_object(ctx, res, oid, loc)
+
+    def inspect_inventory(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        if agent.inventory_id is None:
+            return res.fail(
+                agent.id,
+                "inspect.no_inventory",
+                "I cannot inspect my inventory: I have none equipped.",
+            )
+        inv = world.containers[agent.inventory_id]
+        res.say(
+            agent.id,
+            "inspect.inventory",
+            f"My inventory ({inv.name}) holds {contents_text(world, inv)}; "
+            f"load {load_text(world, inv)}.",
+        )
+        res.emit("inventory_inspected", agent.id, {"area_id": agent.area_id})
+        res.track_utilize(agent.id, inv.id, 1, equip_loc(agent))
+        return None
+
+    def inspect_container(self, ctx: RuleContext, res: RuleResult, box: ContainerInstance) -> None:
+        agent, world = ctx.actor, ctx.world
+        desc = world.def_of(box.id).description
+        lead = f"{box.name}: {desc} " if desc else f"{box.name}: "
+        res.say(
+            agent.id,
+            "inspect.container",
+            f"{lead}It holds {contents_text(world, box)}; load {load_text(world, box)}.",
+        )
+        res.emit("container_inspected", agent.id, {"obj_id": box.id, "area_id": agent.area_id})
+        res.track_utilize(agent.id, box.id, 1, container_source(agent, box.id))
+
+    def inspect_object(
+        self, ctx: RuleContext, res: RuleResult, oid: str, loc: dict[str, str]
+    ) -> None:
+        agent, world = ctx.actor, ctx.world
+        obj, name = world.def_of(oid), world.name_of(oid)
+        res.say(
+            agent.id,
+            "inspect.object",
+            f"{name}: {obj.description or 'nothing remarkable about it.'}",
+        )
+        res.say(agent.id, "inspect.uses", f"Ingredient of: {uses_text(world, obj.id)}.")
+        writable = world.writables.get(oid)
+        text = writable.text if writable is not None else obj.text
+        if text:
+            res.say(agent.id, "inspect.text", f'Written on it: "{text}"')
+        else:
+            res.say(agent.id, "inspect.blank", "Nothing is written on it.")
+        res.emit("object_inspected", agent.id, {"obj_id": oid, "area_id": agent.area_id})
+        res.track_utilize(agent.id, oid, 1, loc)
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        agent, world = ctx.actor, ctx.world
+        out: list[tuple[str, ...]] = [(INVENTORY,)] if agent.inventory_id is not None else []
+        seen: set[str] = set()
+        for store, _ in reachable_stores(world, agent):
+            for oid, n in store.items():
+                if n <= 0 or oid in seen:
+                    continue
+                seen.add(oid)
+                if oid in world.containers and not is_reachable_container(world, agent, oid):
+                    continue  # a container inside a container: only loose ones can be inspected
+                name = world.name_of(oid) if world.find_def(oid) is not None else None
+                # The name must lead back to this id (and not be the literal `inventory`).
+                if name is not None and name != INVENTORY and world.obj_name_to_id.get(name) == oid:
+                    out.append((name,))
+        return out

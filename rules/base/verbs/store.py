@@ -1,0 +1,167 @@
+"""`store <amount> <object> <container>`: put units lying in my hands or on the ground here into a
+container (`inventory`, or a container instance here, held or equipped).
+
+Rule pack `base`; spec actions.md section 7. The amount shrinks to the free space (size x amount
+must fit) and then to what is found; hands are emptied first, then the ground. Currency (size 0)
+always fits. Containers are never stored in containers, and objects of size null (stations) are
+never stored at all. The event's `container` is `inventory` or the container name as typed.
+
+Quirks fixed:
+* One load formula (`agents.container_load`) for the inventory and named containers alike; the
+  reference weighs writable instances as nothing in the inventory and by instance size elsewhere
+  (spec 0.2, quirk 4).
+* An over-full container gives "no space" in both cases; the reference reports a negative space
+  for named containers (spec 7, case B quirk).
+* Amounts are ASCII digits only (the reference's Unicode "is numeric" test, spec 7.4).
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.schema import ObjectDef
+from agentodyssey_pz.world.world import World
+
+from ..carrying import INVENTORY, area_loc, container_loc, hand_loc, move_units, parse_amount
+from ..containers import (
+    amount_range,
+    free_space,
+    locate_container,
+    names_itself,
+    reachable_containers,
+)
+
+
+def space_for(world: World, obj: ObjectDef, container: ContainerInstance) -> int | None:
+    """How many units of `obj` fit in `container`; None means unlimited (size 0)."""
+    if not obj.size:
+        return None
+    return free_space(world, container) // obj.size
+
+
+def where(container_name: str) -> str:
+    return "my inventory" if container_name == INVENTORY else container_name
+
+
+class Store(BaseActionRule):
+    name = "store"
+    verb = "store"
+    params = ("amount", "obj_name", "container_name")
+    param_min = param_max = 3
+    description = "Put items from my hands or the ground here into my inventory or a container."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        amount_text, obj_name, cname = ctx.params
+        oid = world.obj_name_to_id.get(obj_name)
+        obj = world.find_def(oid) if oid is not None else None
+        if oid is None or obj is None:
+            return res.fail(
+                agent.id,
+                "store.unknown_object",
+                f"I cannot store {obj_name}: I know of no such thing.",
+            )
+        if obj.is_container:
+            return res.fail(
+                agent.id,
+                "store.is_container",
+                f"I cannot store {obj_name}: containers do not go into containers.",
+            )
+        if obj.size is None:
+            return res.fail(
+                agent.id,
+                "store.unstorable",
+                f"I cannot store {obj_name}: it does not fit in any container.",
+            )
+        requested = parse_amount(amount_text)
+        if requested is None:
+            return res.fail(
+                agent.id,
+                "store.bad_amount",
+                f"I cannot store '{amount_text}' {obj_name}: the amount must be a positive whole number.",
+            )
+        container, outcome, reason = locate_container(world, agent, cname)
+        if container is None:
+            return res.fail(
+                agent.id, f"store.{outcome}", f"I cannot store {obj_name} in {cname}: {reason}."
+            )
+        return self._store(world, agent, oid, obj, requested, cname, container, res)
+
+    def _store(
+        self,
+        world: World,
+        agent: AgentState,
+        oid: str,
+        obj: ObjectDef,
+        requested: int,
+        cname: str,
+        container: ContainerInstance,
+        res: RuleResult,
+    ) -> None:
+        """Presence and space checks (spec 7.6-10), then the move: hands first, then the ground."""
+        area = world.areas[agent.area_id]
+        in_hand, on_ground = agent.hands.get(oid, 0), area.objects.get(oid, 0)
+        total = in_hand + on_ground
+        name = world.name_of(oid)
+        if total <= 0:
+            return res.fail(
+                agent.id,
+                "store.not_found",
+                f"I cannot store {name}: there is none here or in my hands.",
+            )
+        room = space_for(world, obj, container)
+        amount = requested if room is None else min(requested, room)
+        if amount <= 0:
+            return res.fail(
+                agent.id,
+                "store.no_space",
+                f"I cannot store {name}: {where(cname)} has no space for it.",
+            )
+        if amount > total:
+            res.say(agent.id, "store.only_found", f"I only found {total} {name}.")
+            amount = total
+        elif amount < requested:
+            res.say(
+                agent.id,
+                "store.only_space",
+                f"{where(cname).capitalize()} only has space for {amount} {name}.",
+            )
+        from_hand = min(amount, in_hand)
+        dst = container_loc(container.id)
+        if from_hand:
+            move_units(agent, oid, from_hand, agent.hands, container.items)
+            res.track_move(agent.id, oid, from_hand, hand_loc(agent), dst)
+        if amount > from_hand:
+            move_units(agent, oid, amount - from_hand, area.objects, container.items)
+            res.track_move(agent.id, oid, amount - from_hand, area_loc(area.id), dst)
+        res.say(agent.id, "store.done", f"I stored {amount} {name} in {where(cname)}.")
+        res.emit(
+            "object_stored",
+            agent.id,
+            {"obj_id": oid, "container": cname, "amount": amount, "area_id": area.id},
+        )
+        return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        """Each storable object in hand or here (once) x each destination in reach x 1..max."""
+        agent, world = ctx.actor, ctx.world
+        destinations = reachable_containers(world, agent)
+        if not destinations:
+            return []
+        ground = world.areas[agent.area_id].objects
+        rooms = [
+            (cname, container, free_space(world, container)) for cname, container in destinations
+        ]
+        listed: list[tuple[str, ...]] = []
+        for oid in dict.fromkeys([*agent.hands, *ground]):
+            obj = world.find_def(oid)
+            name = names_itself(world, oid)
+            if obj is None or name is None or obj.is_container or obj.size is None:
+                continue
+            found = agent.hands.get(oid, 0) + ground.get(oid, 0)
+            for cname, _, free in rooms:
+                limit = found if not obj.size else min(found, free // obj.size)
+                listed += [(str(n), name, cname) for n in amount_range(limit, all_amounts)]
+        return listed

@@ -1,0 +1,76 @@
+"""`talk to <npc>`: hear what an NPC here says; a merchant also names its wares and prices.
+
+Rule pack `base`; spec actions.md section 10. Changes nothing (talking never starts or affects
+combat); quest guides publish their objectives through their dialogue. A merchant's price list
+shows each stock entry as count, name and unit price (the definition's value); ids the world does
+not define show as "Unknown" at 0, as in the reference. Improvement over the reference: empty
+stock entries are not listed (they cannot be bought), and an object without a value is shown as
+not for sale instead of a price of None.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.entities import Npc
+from agentodyssey_pz.world.world import World
+
+MERCHANT_ROLE = "merchant"
+UNKNOWN_NAME, UNKNOWN_PRICE = "Unknown", 0
+
+
+def price_entry(world: World, oid: str, count: int, currency: str) -> str:
+    obj = world.find_def(oid)
+    if obj is None:
+        return f"{count} {UNKNOWN_NAME} at {UNKNOWN_PRICE} {currency} each"
+    if obj.value is None:
+        return f"{count} {obj.name} (not for sale)"
+    return f"{count} {obj.name} at {obj.value} {currency} each"
+
+
+def price_list(world: World, npc: Npc) -> str:
+    currency_id = world.currency_id
+    currency = world.objects[currency_id].name if currency_id is not None else "money"
+    entries = [price_entry(world, oid, n, currency) for oid, n in npc.inventory.items() if n > 0]
+    return ", ".join(entries)
+
+
+class TalkTo(BaseActionRule):
+    name = "talk_to"
+    verb = "talk to"
+    params = ("npc_name",)
+    param_min = param_max = 1
+    description = "Talk to someone here: hear what they say (merchants also list their prices)."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        name = ctx.params[0]
+        npc = world.npc_here(name, agent.area_id)
+        if npc is None:
+            return res.fail(
+                agent.id, "talk_to.not_here", f"I cannot talk to {name}: they are not here."
+            )
+        if npc.description:
+            res.say(agent.id, "talk_to.description", f"{npc.name}: {npc.description}")
+        if npc.dialogue:
+            res.say(agent.id, "talk_to.dialogue", f'{npc.name} says: "{npc.dialogue}"')
+        else:
+            res.say(agent.id, "talk_to.silent", f"{npc.name} has nothing to say.")
+        if npc.role == MERCHANT_ROLE:
+            wares = price_list(world, npc)
+            if wares:
+                res.say(agent.id, "talk_to.prices", f"{npc.name} sells: {wares}.")
+            else:
+                res.say(agent.id, "talk_to.no_stock", f"{npc.name} has nothing left to sell.")
+        res.emit("npc_talked_to", agent.id, {"npc_id": npc.id, "area_id": agent.area_id})
+        return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        agent, world = ctx.actor, ctx.world
+        names = world.npc_name_to_id
+        out = []
+        for npc_id in world.areas[agent.area_id].npcs:
+            name = world.npcs[npc_id].name
+            if names.get(name) == npc_id:  # a shadowed name resolves to another NPC
+                out.append((name,))
+        return out

@@ -1,0 +1,67 @@
+"""`unequip <object>`: take an equipped item back into a free hand.
+
+Rule pack `base`; spec actions.md section 13. One unit moves from the equipped items to the hands
+(which must hold at most one unit). Unequipping the inventory container detaches the inventory (the
+container keeps its contents, now carried in hand); anything else gives back its defense.
+Tracking uses the `equip` location for armour too (fixes the reference's `armor`/`equip` mismatch,
+dependency-tracker 2.1).
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+
+from ..carrying import equip_loc, hand_loc, move_units
+
+
+class Unequip(BaseActionRule):
+    name = "unequip"
+    verb = "unequip"
+    params = ("obj_name",)
+    param_min = param_max = 1
+    description = "Take off something I have equipped and hold it (needs a free hand)."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent, world = ctx.actor, ctx.world
+        name = ctx.params[0]
+        oid = world.obj_name_to_id.get(name)
+        if oid is None or agent.equipped.get(oid, 0) <= 0:
+            return res.fail(
+                agent.id, "unequip.not_equipped", f"I cannot unequip {name}: I have none equipped."
+            )
+        if agent.hands_full:
+            return res.fail(
+                agent.id, "unequip.hands_full", f"I cannot unequip {name}: both my hands are full."
+            )
+        move_units(agent, oid, 1, agent.equipped, agent.hands)
+        res.track_move(agent.id, oid, 1, equip_loc(agent), hand_loc(agent))
+        if oid == agent.inventory_id:
+            agent.inventory_id = None
+            res.say(
+                agent.id,
+                "unequip.inventory",
+                f"I unequipped {name}; I have no inventory now and hold it in hand.",
+            )
+        else:
+            defense = world.def_of(oid).defense
+            agent.defense -= defense
+            res.say(
+                agent.id,
+                "unequip.done",
+                f"I took off {name}: my defense drops by {defense} to {agent.defense}.",
+            )
+        res.emit("item_unequipped", agent.id, {"obj_id": oid})
+        return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        agent, world = ctx.actor, ctx.world
+        if agent.hands_full:
+            return []
+        out = []
+        for oid, n in agent.equipped.items():
+            if n > 0 and world.find_def(oid) is not None:
+                name = world.name_of(oid)
+                if world.obj_name_to_id.get(name) == oid:
+                    out.append((name,))
+        return out
