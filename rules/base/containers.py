@@ -3,7 +3,8 @@
 Rule pack `base`; spec actions.md sections 7-9. A container is named either by the literal
 `inventory` (the container equipped as inventory) or by its instance name (`crate_0`); a named one
 must be on the ground here, equipped as inventory, or held in hand. Free space is always
-`capacity - agents.container_load` (one load formula for every container, fixing spec 0.2 / quirk 4).
+`capacity - agents.container_load`: one load formula for every container (fixes spec 0.2,
+quirk 4).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import agent, clear_world, give, make_game, move_to, run_step, spawn_npc
+from harness import agent, clear_world, make_game, move_to, run_step, spawn_npc
 
 from agentodyssey_pz.world.agents import Engagement
 
@@ -189,12 +189,20 @@ def test_dead_agents_and_agents_in_the_tutorial_room_are_skipped():
     assert [a.combats[npc.id].rhythm_index for a in game.agents.values()] == [0, 0]
 
 
-def test_combat_survives_a_full_tick_with_the_attack_verb_absent_of_damage():
-    """Through a real tick: the rhythm beat resolves after actions, the index advances once."""
+def test_rhythm_beat_in_a_full_tick_sees_this_ticks_defend():
+    """Through a real tick: the beat resolves after the actions, so `defend` this tick counts;
+    the engaged NPC does not also ambush, and the index advances once."""
     game, npc = fight_setup(attack_power=12)
-    give(game, "agent_0", "obj_pear")
     result = game.tick({"agent_0": "defend"})
     damaged = [e.data for e in result.events if e.type == "agent_damaged"]
-    assert damaged and damaged[0]["rhythm_action"] == "attack"
-    assert damaged[0]["agent_defended"] is True and damaged[0]["damage"] == 1
+    assert damaged == [
+        {
+            "npc_id": npc.id,
+            "damage": 1,
+            "area_id": AREA,
+            "rhythm_action": "attack",
+            "agent_defended": True,
+        }
+    ]
+    assert agent(game).hp == 99 and agent(game).defending is False
     assert agent(game).combats[npc.id].rhythm_index == 1

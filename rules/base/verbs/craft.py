@@ -58,9 +58,12 @@ def missing_stations(world: World, area: Area, obj: ObjectDef) -> list[str]:
             continue
         dep_def = world.objects.get(dep)
         # An instanced definition lies on the ground under instance ids: look those up.
-        if dep_def is not None and dep_def.is_instanced:
-            if any(world.def_of(oid).id == dep for oid in area.objects):
-                continue
+        if (
+            dep_def is not None
+            and dep_def.is_instanced
+            and any(world.def_of(oid).id == dep for oid in area.objects)
+        ):
+            continue
         missing.append(dep_def.name if dep_def is not None else dep)
     return missing
 
@@ -166,7 +169,7 @@ class Craft(BaseActionRule):
             return res.fail(
                 agent.id,
                 "craft.bad_amount",
-                f"I cannot craft '{amount_text}' {obj_name}: the amount must be a positive whole number.",
+                f"I cannot craft '{amount_text}' {obj_name}: amounts are positive whole numbers.",
             )
         oid = world.obj_name_to_id.get(obj_name)
         obj = world.find_def(oid) if oid is not None else None
@@ -180,7 +183,8 @@ class Craft(BaseActionRule):
             return res.fail(
                 agent.id,
                 "craft.instance_name",
-                f"I cannot craft {obj_name}: that is one particular {obj.name}; to make another I craft '{obj.name}'.",
+                f"I cannot craft {obj_name}: that is one particular {obj.name}; "
+                f"to make another I craft '{obj.name}'.",
             )
         recipe = recipe_of(obj)
         if not recipe:

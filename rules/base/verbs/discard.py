@@ -33,7 +33,7 @@ class Discard(BaseActionRule):
             return res.fail(
                 agent.id,
                 "discard.bad_amount",
-                f"I cannot discard '{amount_text}' {obj_name}: the amount must be a positive whole number.",
+                f"I cannot discard '{amount_text}' {obj_name}: amounts are positive whole numbers.",
             )
         oid = world.obj_name_to_id.get(obj_name)
         if oid is None:

@@ -80,7 +80,7 @@ class Store(BaseActionRule):
             return res.fail(
                 agent.id,
                 "store.bad_amount",
-                f"I cannot store '{amount_text}' {obj_name}: the amount must be a positive whole number.",
+                f"I cannot store '{amount_text}' {obj_name}: amounts are positive whole numbers.",
             )
         container, outcome, reason = locate_container(world, agent, cname)
         if container is None:
