@@ -31,6 +31,11 @@ def rules_dir() -> Path:
     return bundled_root() / "rules"
 
 
+def default_quest_file(section: str) -> Path:
+    """The project's default data for a quest section (main_quest, side_quests, tutorial)."""
+    return worlds_dir() / "defaults" / f"{section}.json"
+
+
 def bundled_world_names() -> list[str]:
     """Names of the bundled worlds (folders of `worlds/` holding a world.json), sorted."""
     root = worlds_dir()

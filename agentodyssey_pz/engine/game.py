@@ -25,6 +25,7 @@ from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
 from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
 from agentodyssey_pz.rules.rewards import RewardBreakdown, RewardFunction
 from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.quests import QuestFile, complete_quests, inject, load_quests
 from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.synthesis import SynthesisOptions
 from agentodyssey_pz.world.world import World
@@ -64,7 +65,16 @@ class Game:
                 raise ConfigError("reward_function: no rule pack provides one and none was given")
             reward_function = self.rule_set.reward_function()
         self.reward_function = reward_function
-        self.quests: Any = None
+        enabled = [event for event in OPTIONAL_RULE_SETS if self.is_enabled(event)]
+        raw_quests = self.pack.quest_data
+        given = (
+            load_quests(raw_quests, self.pack.definition, source=self.pack.source)
+            if raw_quests is not None
+            else None
+        )
+        self.quests: QuestFile = complete_quests(given, self.pack.definition, enabled)
+        # The definition the world is built from: the world's plus its quests' NPCs and objects.
+        self.definition: WorldDefinition = inject(self.pack.definition, self.quests)
         self.tracker: Any = None
         self._started = False
 
@@ -79,7 +89,7 @@ class Game:
             eager_light_draw=self.config.eager_light_draw,
             zero_loot_keeps_prototype_count=self.config.zero_loot_keeps_prototype_count,
         )
-        self.world: World = World.generate(self.pack.definition, self.seed, options)
+        self.world: World = World.generate(self.definition, self.seed, options)
         self.rng = random.Random(self.seed)
         self.tick_index = -1
         self.terminated = False

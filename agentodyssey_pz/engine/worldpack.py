@@ -47,5 +47,7 @@ def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack)
             quest_data = read_json(folder / QUEST_FILE)
         if (folder / RULES_FOLDER).is_dir():
             rule_packs = (str(folder / RULES_FOLDER),)
+    if quest_data is None:
+        quest_data = definition.extras.get("quests")
     name = folder.name if folder is not None else Path(file).stem
     return WorldPack(definition, name=name, source=str(file), quest_data=quest_data, rule_packs=rule_packs)

@@ -36,7 +36,8 @@ from agentodyssey_pz.world.schema import (
 
 LOG = logging.getLogger("agentodyssey_pz.world")
 
-TOP_LEVEL_KEYS = ("entities", "initializations", "custom_events", "features", "graph")
+# `quests` may hold a world's quest data inline (instead of a quests.json next to the world).
+TOP_LEVEL_KEYS = ("entities", "initializations", "custom_events", "features", "graph", "quests")
 
 
 def _describe(exc: BaseException, _: Any) -> str:
@@ -59,11 +60,16 @@ def _dotted(path: str) -> str:
     return _MAP_KEY.sub(r".\1", path)
 
 
-def structure_record(raw: Any, cls: type, path: str, problems: Problems) -> Any | None:
+def structure_record(
+    raw: Any, cls: Any, path: str, problems: Problems, converter: cattrs.Converter = CONVERTER
+) -> Any | None:
     """Structure one record, reporting each type error with its path; None when it failed."""
     try:
-        return CONVERTER.structure(raw, cls)
-    except (cattrs.BaseValidationError, SchemaTypeError, KeyError, TypeError, ValueError) as exc:
+        return converter.structure(raw, cls)
+    except (
+        cattrs.BaseValidationError, SchemaTypeError, KeyError, TypeError, ValueError,
+        cattrs.ForbiddenExtraKeysError,
+    ) as exc:
         for line in cattrs.transform_error(exc, path=path, format_exception=_describe):
             message, _, where = line.rpartition(" @ ")
             problems.error(_dotted(where) or path, message or line)
@@ -178,7 +184,7 @@ def check_definition(
         custom_events=parsed.custom_events,
         features=parsed.features or Features(),
         graph=parsed.graph,
-        extras={k: v for k, v in raw.items() if k not in TOP_LEVEL_KEYS},
+        extras={k: v for k, v in raw.items() if k not in TOP_LEVEL_KEYS or k == "quests"},
     )
     return definition, problems.items
 

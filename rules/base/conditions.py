@@ -1,0 +1,208 @@
+"""Quest condition evaluation: one small function per condition kind (spec step-rules 8.5).
+
+Rule pack `base`. Used by the main quest, and by the tutorial for its step checks. A condition reads
+the state of one agent and the events about that agent in this tick. Parameters that start with `$`
+name a quest variable (`QuestScope.resolve`); everything else is a literal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.world.agents import AgentState, carried_stores, possession
+from agentodyssey_pz.world.quests import Condition
+from agentodyssey_pz.world.world import World
+
+
+@attrs.define
+class QuestScope:
+    """What a condition is evaluated against."""
+
+    world: World
+    agent: AgentState
+    res: RuleResult
+    variables: dict[str, Any]  # quest variables (areas, NPC instance ids, words)
+    progress: dict[str, Any]  # the agent's quest progress (visited areas, completed stages ...)
+    bosses_defeated: dict[str, bool] = attrs.Factory(dict)
+
+    def resolve(self, value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("$"):
+            return self.variables.get(value[1:])
+        return value
+
+    def events(self, type_: str) -> list[Any]:
+        return self.res.events_of(self.agent.id, type_)
+
+    def possession(self) -> dict[str, int]:
+        return possession(self.world, self.agent)
+
+
+def _normal(text: Any) -> str:
+    return str(text).strip().casefold()
+
+
+def _any_of(c: Condition, s: QuestScope) -> bool:
+    return any(holds(n, s) for n in c.conditions)
+
+
+def _all_of(c: Condition, s: QuestScope) -> bool:
+    return all(holds(n, s) for n in c.conditions)
+
+
+def _event(c: Condition, s: QuestScope) -> bool:
+    params = c.params
+    npc = s.resolve(params["npc"]) if "npc" in params else None
+    wanted = set(params.get("objects", ()))
+    category, area = params.get("category"), s.resolve(params.get("area"))
+    def_of = s.world.find_def
+    for event in s.events(params["type"]):
+        data = event.data
+        if npc is not None and data.get("npc_id") != npc:
+            continue
+        if area is not None and data.get("area_id") != area:
+            continue
+        obj = def_of(data.get("obj_id", "")) if (wanted or category) else None
+        if wanted and (obj is None or obj.id not in wanted):
+            continue
+        if category and (obj is None or obj.category != category):
+            continue
+        return True
+    return False
+
+
+def _in_area(c: Condition, s: QuestScope) -> bool:
+    return s.agent.area_id == s.resolve(c.params["area"])
+
+
+def _in_area_with_npc(c: Condition, s: QuestScope) -> bool:
+    npc = s.resolve(c.params["npc"])
+    return npc is not None and npc in s.world.areas[s.agent.area_id].npcs
+
+
+def _areas(c: Condition, s: QuestScope) -> list[str]:
+    value = s.resolve(c.params["areas"])
+    return [s.resolve(a) for a in value] if isinstance(value, list) else []
+
+
+def _visited_k(c: Condition, s: QuestScope) -> bool:
+    visited = set(s.progress.get("visited", ()))
+    k = int(s.resolve(c.params.get("k", 1)))
+    return sum(1 for a in _areas(c, s) if a in visited) >= k
+
+
+def _writable_texts_on_ground(world: World, area_id: str | None) -> list[str]:
+    if area_id is None or area_id not in world.areas:
+        return []
+    writables = world.writables
+    return [writables[oid].text for oid in world.areas[area_id].objects if oid in writables]
+
+
+def _paper_in_area(c: Condition, s: QuestScope) -> bool:
+    area = s.resolve(c.params["area"]) if "area" in c.params else s.agent.area_id
+    target = _normal(s.resolve(c.params["text"]))
+    return any(_normal(t) == target for t in _writable_texts_on_ground(s.world, area))
+
+
+def _carried_texts(s: QuestScope) -> list[str]:
+    writables = s.world.writables
+    stores = [s.agent.equipped, *carried_stores(s.world, s.agent)]
+    return [writables[oid].text for store in stores for oid in store if oid in writables]
+
+
+def _paper_carried(c: Condition, s: QuestScope) -> bool:
+    target = _normal(s.resolve(c.params["text"]))
+    return any(_normal(t) == target for t in _carried_texts(s))
+
+
+def _boss_defeated(c: Condition, s: QuestScope) -> bool:
+    return bool(s.bosses_defeated.get(c.params["boss"]))
+
+
+def _has_any_of(c: Condition, s: QuestScope) -> bool:
+    have = s.possession()
+    return any(have.get(oid, 0) > 0 for oid in c.params["objects"])
+
+
+def _equipped_any_of(c: Condition, s: QuestScope) -> bool:
+    def_of = s.world.def_of
+    wanted = set(c.params["objects"])
+    return any(def_of(oid).id in wanted for oid in s.agent.equipped)
+
+
+def _has_category(c: Condition, s: QuestScope) -> bool:
+    def_of = s.world.def_of
+    return any(def_of(oid).category == c.params["category"] for oid in s.possession())
+
+
+def _has_item_count(c: Condition, s: QuestScope) -> bool:
+    count = int(s.resolve(c.params.get("count", 1)))
+    return s.possession().get(c.params["object"], 0) >= count
+
+
+def _killed_n(c: Condition, s: QuestScope) -> bool:
+    return s.agent.kills >= int(s.resolve(c.params["n"]))
+
+
+def _killed_each(c: Condition, s: QuestScope) -> bool:
+    killed = s.agent.killed
+    npcs = s.world.npcs
+    killed_defs = {npcs[n].def_id for n in killed if n in npcs}
+    for ref in c.params["npcs"]:
+        npc_id = s.resolve(ref)
+        npc = npcs.get(npc_id) if npc_id else None
+        if npc_id not in killed and (npc is None or npc.def_id not in killed_defs):
+            return False
+    return True
+
+
+def _stamped_in_order(c: Condition, s: QuestScope) -> bool:
+    wanted = s.resolve(c.params.get("object"))
+    drops = [area for obj, area in s.progress.get("drops", ()) if wanted is None or obj == wanted]
+    targets = _areas(c, s)
+    position = 0
+    for area in drops:
+        if position < len(targets) and area == targets[position]:
+            position += 1
+    return position == len(targets)
+
+
+def _stage_completed(c: Condition, s: QuestScope) -> bool:
+    return c.params["stage"] in s.progress.get("completed", ())
+
+
+CHECKS: dict[str, Callable[[Condition, QuestScope], bool]] = {
+    "any_of": _any_of,
+    "all_of": _all_of,
+    "event": _event,
+    "in_area": _in_area,
+    "in_area_with_npc": _in_area_with_npc,
+    "visited_k_of_area_set": _visited_k,
+    "paper_text_equals_in_area": _paper_in_area,
+    "paper_with_text_in_area": _paper_in_area,
+    "paper_text_equals_in_hands": _paper_carried,
+    "writable_text_equals_in_inventory": _paper_carried,
+    "boss_already_defeated": _boss_defeated,
+    "has_any_of": _has_any_of,
+    "equipped_any_of": _equipped_any_of,
+    "has_category": _has_category,
+    "has_item_count": _has_item_count,
+    "killed_n_enemies": _killed_n,
+    "killed_one_of_each": _killed_each,
+    "stamped_areas_in_order": _stamped_in_order,
+    "stage_completed": _stage_completed,
+}
+
+
+def holds(condition: Condition, scope: QuestScope) -> bool:
+    return CHECKS[condition.kind](condition, scope)
+
+
+def stage_done(done_all: Any, done_any: Any, scope: QuestScope) -> bool:
+    """`done_all` alone decides when given (empty = true); else any of `done_any` (empty = false)."""
+    if done_all is not None:
+        return all(holds(c, scope) for c in done_all)
+    return any(holds(c, scope) for c in done_any or ())

@@ -1,0 +1,329 @@
+"""`main_quest_step` (priority 2): runs the world's main quest, declared as data, for every agent.
+
+Rule pack `base`; spec step-rules section 8. Chapters run in linear mode (stage after stage) or, when
+any stage has `requires`, as a goal graph (every stage whose requirements are done is active; stages
+without conditions close when their requirements do). Each agent has its own progress, guide and
+bosses, so any number of agents progress at their own speed. Quest variables are set up once per
+episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
+
+Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a stage's
+`spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no quest can
+soft-lock (8.7); boss modifiers are recomputed from the base stats every tick (8.7); every completed
+stage emits `quest_stage_advanced` unless `GameConfig.reward_final_quest_stages` is False (8.8).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.quests import ChapterDef, Effect, MainQuestDef, StageDef
+from agentodyssey_pz.world.world import World
+
+from ..carrying import area_loc
+from ..conditions import QuestScope, stage_done
+from ..quest_npcs import bring_guide, ensure_guide, spawn_boss
+from ..quest_setup import run_setup
+
+STATE_KEY = "main_quest"
+MAX_CASCADE_ROUNDS = 50  # goal graphs close sub-goals in rounds; more would mean a cycle
+MAX_DROP_HISTORY = 100  # drops remembered for `stamped_areas_in_order`
+_VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def describe(world: World, value: Any) -> str:
+    """Player-facing text for a quest variable: areas as "Place, area", NPCs by name."""
+    if isinstance(value, list):
+        return ", ".join(describe(world, v) for v in value)
+    if isinstance(value, str):
+        if value in world.areas:
+            area = world.areas[value]
+            return f"{world.places[area.place_id].name}, {area.name}"
+        if value in world.npcs:
+            return world.npcs[value].name
+    return str(value)
+
+
+class MainQuest(BaseStepRule):
+    name = "main_quest_step"
+    priority = 2
+    description = "Runs the main quest's chapters and stages for every agent."
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        game, world = ctx.game, ctx.world
+        quest = game.quests.main_quest if game.quests is not None else None
+        if quest is None or not game.is_enabled("main_quest"):
+            return
+        state = world.auxiliary.setdefault(STATE_KEY, {})
+        if "vars" not in state:
+            state["vars"] = run_setup(world, game.rng, quest.setup)
+            state["boss_owner"] = {}
+            state["guide_names"] = {}
+        self._credit_boss_kills(game, res, state)
+        for agent in game.agents.values():
+            if agent.tutorial_passed:
+                QuestRun(game, quest, state, agent, res).advance()
+
+    @staticmethod
+    def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
+        """A boss killed by anyone counts as defeated for the agent it belongs to."""
+        owners = state["boss_owner"]
+        for event in res.events:
+            if event.type == "npc_killed" and event.data.get("npc_id") in owners:
+                owner, key = owners[event.data["npc_id"]]
+                progress = game.agents[owner].progress.get(STATE_KEY)
+                if progress is not None:
+                    progress["bosses_defeated"][key] = True
+
+
+class QuestRun:
+    """One agent's quest for one tick."""
+
+    def __init__(
+        self, game: Any, quest: MainQuestDef, state: dict[str, Any], agent: AgentState, res: RuleResult
+    ) -> None:
+        self.game, self.world, self.quest, self.state = game, game.world, quest, state
+        self.agent, self.res = agent, res
+        self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
+
+    # ---------------------------------------------------------------- text and variables
+    @property
+    def variables(self) -> dict[str, Any]:
+        return {**self.state["vars"], "guide": self.progress.get("guide")}
+
+    def render(self, text: str) -> str:
+        values = self.variables
+        return _VARIABLE.sub(lambda m: describe(self.world, values.get(m.group(1), m.group(0))), text)
+
+    def say(self, key: str, text: str) -> None:
+        if text:
+            self.res.say(self.agent.id, key, self.render(text))
+
+    def scope(self) -> QuestScope:
+        return QuestScope(
+            self.world, self.agent, self.res, self.variables, self.progress,
+            self.progress["bosses_defeated"],
+        )
+
+    # ---------------------------------------------------------------- the tick
+    def advance(self) -> None:
+        if not self.progress:
+            self.begin()
+            return
+        if self.progress["complete"]:
+            return
+        self.remember_visits_and_drops()
+        self.update_bosses()
+        chapters = self.quest.chapters
+        if self.progress["chapter"] >= len(chapters):
+            self.progress["complete"] = True
+            return
+        chapter = chapters[self.progress["chapter"]]
+        if chapter.is_goal_graph:
+            self.run_goal_graph(chapter)
+        else:
+            self.run_linear(chapter)
+
+    def begin(self) -> None:
+        taken = set(self.state["guide_names"].values())
+        self.progress.update(
+            chapter=0, stage=0, stage_key="", completed=[], active=[], visited=[], drops=[],
+            complete=False, bosses={}, bosses_defeated={},
+        )
+        self.agent.progress[STATE_KEY] = self.progress
+        guide = ensure_guide(self.world, self.agent, self.quest.guide, self.progress, taken)
+        self.state["guide_names"][self.agent.id] = guide.name
+        self.say("quest.intro", self.quest.intro)
+        self.start_chapter(self.quest.chapters[0], announce_guide=False)
+        self.say("quest.guide", self.quest.guide.greeting or f"{guide.name} will guide me: talk to {guide.name}.")
+
+    def remember_visits_and_drops(self) -> None:
+        visited = self.progress["visited"]
+        if self.agent.area_id not in visited:
+            visited.append(self.agent.area_id)
+        drops = self.progress["drops"]
+        for event in self.res.events_of(self.agent.id, "object_dropped"):
+            drops.append([self.world.def_of(event.data["obj_id"]).id, event.data["area_id"]])
+        del drops[:-MAX_DROP_HISTORY]
+
+    def guide(self) -> Any:
+        return ensure_guide(self.world, self.agent, self.quest.guide, self.progress, set())
+
+    # ---------------------------------------------------------------- chapters
+    def start_chapter(self, chapter: ChapterDef, *, announce_guide: bool = True) -> None:
+        self.say("quest.chapter", f"Chapter: {chapter.title}. {chapter.intro}".strip())
+        self.progress["stage"] = 0
+        self.progress["stage_key"] = ""
+        self.progress["active"] = []
+        if announce_guide:
+            bring_guide(self.world, self.res, self.agent, self.guide(), "quest.guide_arrives")
+        if chapter.is_goal_graph:
+            self.refresh_goals(chapter, announce=True)
+        else:
+            self.enter_stage(chapter, 0)
+
+    def next_chapter(self) -> None:
+        self.progress["chapter"] += 1
+        if self.progress["chapter"] < len(self.quest.chapters):
+            self.start_chapter(self.quest.chapters[self.progress["chapter"]])
+
+    # ---------------------------------------------------------------- linear mode
+    def enter_stage(self, chapter: ChapterDef, index: int) -> None:
+        self.progress["stage"] = index
+        self.progress["stage_key"] = f"{self.progress['chapter']}:{index}"
+        if index < len(chapter.stages):
+            stage = chapter.stages[index]
+            self.run_effects(stage.on_start)
+            self.guide().dialogue = self.objective_text(stage)
+
+    def objective_text(self, stage: StageDef) -> str:
+        text = self.render(stage.objective)
+        return f"{text} (Hint: {self.render(stage.hint)})" if stage.hint else text
+
+    def run_linear(self, chapter: ChapterDef) -> None:
+        index = self.progress["stage"]
+        if index >= len(chapter.stages):
+            self.next_chapter()
+            return
+        stage = chapter.stages[index]
+        self.guide().dialogue = self.objective_text(stage)
+        if not stage_done(stage.done_all, stage.done_any, self.scope()):
+            return
+        self.finish_stage(stage, {"chapter": self.progress["chapter"], "stage": index + 1}, linear=True)
+        if stage.quest_complete or stage.chapter_complete:
+            self.close_chapter_or_quest(stage)
+            return
+        self.enter_stage(chapter, index + 1)
+        bring_guide(self.world, self.res, self.agent, self.guide(), "quest.guide_arrives")
+
+    def finish_stage(self, stage: StageDef, payload: dict[str, Any], *, linear: bool) -> None:
+        self.progress["completed"].append(stage.id)
+        text = self.render(stage.complete_text) if stage.complete_text else "I completed a quest step."
+        guide = self.guide()
+        self.res.say(self.agent.id, "quest.stage_done", f"{text} I should talk to {guide.name}.")
+        self.run_effects(stage.on_complete)
+        final = stage.chapter_complete or stage.quest_complete
+        if not linear or not final or self.game.config.reward_final_quest_stages:
+            self.res.emit(QUEST_STAGE_ADVANCED, self.agent.id, payload)
+
+    def close_chapter_or_quest(self, stage: StageDef) -> None:
+        if stage.quest_complete:
+            self.progress["complete"] = True
+            self.say("quest.complete", self.quest.completion_text or "I completed the main quest.")
+            self.res.emit(MAIN_QUEST_COMPLETE, self.agent.id, {})
+        else:
+            self.next_chapter()
+
+    # ---------------------------------------------------------------- goal-graph mode
+    def active_stages(self, chapter: ChapterDef) -> list[StageDef]:
+        done = set(self.progress["completed"])
+        return [
+            s for s in chapter.stages
+            if s.id not in done and all(r in done for r in (s.requires or ()))
+        ]
+
+    def refresh_goals(self, chapter: ChapterDef, *, announce: bool) -> None:
+        active = self.active_stages(chapter)
+        new = [s for s in active if s.id not in self.progress["active"]]
+        self.progress["active"] = [s.id for s in active]
+        for stage in new:
+            self.run_effects(stage.on_start)
+            if announce and stage.has_conditions:
+                self.say("quest.new_goal", f"New goal: {stage.objective}")  # rendered by say()
+        lines = [f"Main goal: {self.render(chapter.root_goal)}"] if chapter.root_goal else []
+        listed = [s for s in active if s.has_conditions] or active
+        lines += [f"{i}. {self.objective_text(s)}" for i, s in enumerate(listed, 1)]
+        self.guide().dialogue = "\n".join(lines)
+        if new and announce:
+            bring_guide(self.world, self.res, self.agent, self.guide(), "quest.guide_arrives")
+
+    def run_goal_graph(self, chapter: ChapterDef) -> None:
+        scope = self.scope()
+        finished = [
+            s for s in self.active_stages(chapter)
+            if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
+        ]
+        for stage in finished:
+            self.finish_stage(stage, self.dag_payload(stage), linear=False)
+            if stage.quest_complete or stage.chapter_complete:
+                self.close_chapter_or_quest(stage)
+                return
+        for _ in range(MAX_CASCADE_ROUNDS):
+            closing = [s for s in self.active_stages(chapter) if not s.has_conditions]
+            if not closing:
+                break
+            for stage in closing:
+                self.finish_stage(stage, {**self.dag_payload(stage), "auto_complete": True}, linear=False)
+                if stage.quest_complete or stage.chapter_complete:
+                    self.close_chapter_or_quest(stage)
+                    return
+        self.refresh_goals(chapter, announce=True)
+
+    def dag_payload(self, stage: StageDef) -> dict[str, Any]:
+        return {"chapter": self.progress["chapter"], "stage": stage.id, "dag": True}
+
+    # ---------------------------------------------------------------- effects and bosses
+    def run_effects(self, effects: tuple[Effect, ...]) -> None:
+        for effect in effects:
+            if effect.spawn_boss is not None:
+                self.ensure_boss(effect.spawn_boss)
+            elif effect.give:
+                self.give({self.variables.get(k[1:], k) if k.startswith("$") else k: n
+                           for k, n in effect.give.items()})
+            elif effect.restock:
+                npc = self.world.npcs.get(self.variables.get((effect.npc or "$")[1:], ""))
+                if npc is not None:
+                    for oid, count in effect.restock.items():
+                        npc.inventory[oid] = npc.inventory.get(oid, 0) + count
+
+    def give(self, items: dict[str, int]) -> None:
+        area = self.agent.area_id
+        for oid, count in items.items():
+            for placed, n in self.world.spawn_on_ground(area, oid, count):
+                self.res.track_spawn(self.agent.id, placed, n, area_loc(area))
+            self.res.emit("quest_spawn", self.agent.id, {"obj_id": oid, "count": count, "area_id": area})
+            self.res.say(self.agent.id, "quest.reward", f"{count} {self.world.objects[oid].name} appear at my feet.")
+
+    def ensure_boss(self, key: str) -> None:
+        bosses = self.progress["bosses"]
+        current = self.world.npcs.get(bosses.get(key, ""))
+        if self.progress["bosses_defeated"].get(key) or (current is not None and current.hp > 0):
+            return
+        boss = self.quest.bosses[key]
+        lair = self.variables.get(boss.in_[1:]) if boss.in_.startswith("$") else boss.in_
+        npc = spawn_boss(self.world, boss, lair, self.agent.id)
+        bosses[key] = npc.id
+        self.state["boss_owner"][npc.id] = [self.agent.id, key]
+        self.state.setdefault("boss_base", {})[npc.id] = [npc.max_hp, npc.attack_power]
+
+    def update_bosses(self) -> None:
+        """Defeats reset the boss's health; modifiers follow what the owner holds near it."""
+        world, agent = self.world, self.agent
+        for key, npc_id in self.progress["bosses"].items():
+            npc = world.npcs.get(npc_id)
+            if npc is None or npc.hp <= 0:
+                continue
+            for event in self.res.events_of(agent.id, "agent_defeated_in_combat"):
+                if event.data.get("npc_id") == npc_id:
+                    npc.hp = npc.max_hp
+            if npc.area_id == agent.area_id:
+                self.apply_modifiers(key, npc)
+
+    def apply_modifiers(self, key: str, npc: Any) -> None:
+        _, base_attack = self.state.get("boss_base", {}).get(npc.id, [npc.max_hp, npc.attack_power])
+        held = {self.world.def_of(oid).id for oid in self.agent.hands}
+        attack = base_attack
+        for mod in self.quest.bosses[key].modifiers:
+            applies = (not mod.when_held or held & set(mod.when_held)) and not held & set(mod.unless_held)
+            if not applies:
+                continue
+            if mod.attack is not None:
+                attack = mod.attack
+            if mod.max_hp is not None and mod.max_hp < npc.max_hp:  # a weakening sticks
+                npc.max_hp = mod.max_hp
+                npc.hp = min(npc.hp, mod.max_hp)
+        npc.attack_power = attack
