@@ -161,12 +161,23 @@ class Game:
 
     @property
     def tutorial_active(self) -> bool:
-        room = self.world.auxiliary.get("tutorial_room")
-        return bool(room) and not room.get("removed", False)
+        """Some agent still has a tutorial room (world.auxiliary["tutorial_room"]["rooms"])."""
+        tutorial = self.world.auxiliary.get("tutorial_room")
+        return bool(tutorial and tutorial.get("rooms"))
 
     def in_tutorial_room(self, agent: AgentState) -> bool:
-        room = self.world.auxiliary.get("tutorial_room")
-        return bool(room) and agent.area_id == room.get("area_id")
+        """The agent stands in a tutorial room (an area of the tutorial place)."""
+        tutorial = self.world.auxiliary.get("tutorial_room")
+        if not tutorial:
+            return False
+        area = self.world.areas.get(agent.area_id)
+        return area is not None and area.place_id == tutorial.get("place_id")
+
+    def expansion_enabled(self) -> bool:
+        """World expansion: GameConfig.world_expansion, else the world's features.online_expansion."""
+        if self.config.world_expansion is not None:
+            return self.config.world_expansion
+        return self.definition.features.online_expansion
 
     def set_world_state(self, key: str, value: Any, res: Any) -> None:
         old = self.world_state.get(key)

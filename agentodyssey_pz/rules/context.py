@@ -41,6 +41,12 @@ class GameView(Protocol):
     def tutorial_active(self) -> bool:
         """True while a tutorial room exists (some agent has not finished it)."""
 
+    def in_tutorial_room(self, agent: AgentState) -> bool:
+        """Whether the agent stands in a tutorial room (rewards, ambushes and combat skip it)."""
+
+    def expansion_enabled(self) -> bool:
+        """Whether the world grows when it has been fully explored."""
+
     def set_world_state(self, key: str, value: Any, res: Any) -> None:
         """Write one key of the persistent world_state dict and emit `world_state_changed`."""
 

@@ -85,6 +85,10 @@ def load_pack(path: str | Path) -> RulePack:
         actions += _concrete(module, BaseActionRule)
         steps += _concrete(module, BaseStepRule)
         rewards += _concrete(module, RewardFunction)
+    for cls in (*actions, *steps):
+        if not isinstance(getattr(cls, "name", None), str):
+            raise RulePackError(f"rule pack {root}: {cls.__qualname__} has no `name` (make it abstract "
+                                "or give it one)")
     _check_unique(root, [a.name for a in actions], "verb")
     _check_unique(root, [s.name for s in steps], "step rule")
     return RulePack(

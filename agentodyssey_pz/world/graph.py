@@ -18,6 +18,7 @@ import networkx as nx
 LOCKED = "locked"
 KEY = "key"
 ORDER = "order"
+OWNER = "owner"  # a personal path: only this agent sees and uses it (tutorial rooms); None = everyone
 
 
 class AreaGraph:
@@ -36,20 +37,27 @@ class AreaGraph:
     def remove_area(self, area_id: str) -> None:
         self.nx.remove_node(area_id)
 
-    def connect(self, a: str, b: str, *, locked: bool = False, key: str | None = None) -> None:
+    def connect(
+        self, a: str, b: str, *, locked: bool = False, key: str | None = None, owner: str | None = None
+    ) -> None:
         """Create the path a<->b, or overwrite its lock state (keeping its place in neighbour order)."""
         if self.nx.has_edge(a, b):
-            self.nx.edges[a, b].update({LOCKED: locked, KEY: key})
+            self.nx.edges[a, b].update({LOCKED: locked, KEY: key, OWNER: owner})
             return
-        self.nx.add_edge(a, b, **{LOCKED: locked, KEY: key, ORDER: self._next_order})
+        self.nx.add_edge(a, b, **{LOCKED: locked, KEY: key, OWNER: owner, ORDER: self._next_order})
         self._next_order += 1
 
     def disconnect(self, a: str, b: str) -> None:
         self.nx.remove_edge(a, b)
 
     def neighbors(self, area_id: str) -> Mapping[str, dict[str, Any]]:
-        """Neighbour id -> path attributes, in the order the paths were created."""
+        """Neighbour id -> path attributes, in the order the paths were created (every path,
+        personal ones included; see `visible_neighbors`)."""
         return self._adj[area_id]
+
+    def visible_neighbors(self, area_id: str, agent_id: str) -> list[str]:
+        """Neighbours an agent can see and walk to: every path but other agents' personal ones."""
+        return [n for n, d in self._adj[area_id].items() if d[OWNER] is None or d[OWNER] == agent_id]
 
     def path(self, a: str, b: str) -> dict[str, Any] | None:
         return self._adj[a].get(b)
@@ -108,7 +116,7 @@ class AreaGraph:
         edges = sorted(self.nx.edges(data=True), key=lambda e: e[2][ORDER])
         return {
             "areas": list(self.nx.nodes),
-            "paths": [[a, b, d[LOCKED], d[KEY]] for a, b, d in edges],
+            "paths": [[a, b, d[LOCKED], d[KEY], d[OWNER]] for a, b, d in edges],
             "next_order": self._next_order,
         }
 
@@ -116,8 +124,8 @@ class AreaGraph:
     def from_data(cls, data: Mapping[str, Any]) -> AreaGraph:
         graph = cls()
         graph.nx.add_nodes_from(data["areas"])
-        for a, b, locked, key in data["paths"]:
-            graph.connect(a, b, locked=locked, key=key)
+        for a, b, locked, key, owner in data["paths"]:
+            graph.connect(a, b, locked=locked, key=key, owner=owner)
         graph._next_order = data["next_order"]
         return graph
 

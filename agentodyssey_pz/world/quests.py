@@ -42,7 +42,7 @@ CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     for kind, req, opt in (
         ("any_of", "conditions", ""),
         ("all_of", "conditions", ""),
-        ("event", "type", "npc objects category area"),
+        ("event", "type", "npc objects category area payload"),
         ("in_area", "area", ""),
         ("in_area_with_npc", "npc", ""),
         ("visited_k_of_area_set", "areas", "k"),
@@ -543,6 +543,9 @@ def _check_param(name: str, value: Any, scope: _QuestScope, path: str, problems:
             problems.error(path, f"expected text or a $variable, got {value!r}")
     elif name in ("k", "n", "count"):
         _is_int_ref(value, scope, path, problems)
+    elif name == "payload":
+        if not isinstance(value, dict):
+            problems.error(path, "expected an object of event payload keys and values")
     elif name == "stage":
         if value not in scope.stages:
             problems.error(path, f"unknown stage {value!r}")

@@ -116,9 +116,11 @@ class World:
         self.graph.add_area(area.id)
         self.places[area.place_id].area_ids.append(area.id)
 
-    def connect(self, a: str, b: str, *, locked: bool = False, key: str | None = None) -> None:
+    def connect(
+        self, a: str, b: str, *, locked: bool = False, key: str | None = None, owner: str | None = None
+    ) -> None:
         """Create (or overwrite) the path a<->b and record that the two places are neighbours."""
-        self.graph.connect(a, b, locked=locked, key=key)
+        self.graph.connect(a, b, locked=locked, key=key, owner=owner)
         pa, pb = self.areas[a].place_id, self.areas[b].place_id
         if pa != pb:
             if pb not in self.places[pa].neighbors:

@@ -1,4 +1,4 @@
-"""combat_rhythm_step (spec step-rules.md section 2): engaged NPCs act on their pattern each tick."""
+"""combat_rhythm_step (spec step-rules.md section 2): engaged NPCs act on their pattern."""
 
 from __future__ import annotations
 

@@ -16,13 +16,14 @@ from agentodyssey_pz.world.entities import Npc
 
 ATTACK = "attack"  # the pattern actions (spec: attack, defend, wait)
 DEFEND = "defend"
+WAIT = "wait"
 DEFEND_FACTOR = 0.1  # share of a rhythm attack's damage an agent takes while defending
 FULL_STAMINA = 1.0
 
 # Feedback for the pattern actions that do not hurt the agent: (key, text after the NPC's name).
 QUIET_ACTIONS = {
     DEFEND: ("combat.npc_defends", "raises its guard"),
-    "wait": ("combat.npc_waits", "waits, watching me"),
+    WAIT: ("combat.npc_waits", "waits, watching me"),
 }
 
 

@@ -18,6 +18,8 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import possession
 from agentodyssey_pz.world.world import World
 
+KEY = "new_craftable.uses"  # feedback key of the one line per new ingredient
+
 
 def format_amount(amount: float) -> str:
     """A recipe quantity as stored: `2` for whole numbers, `0.5` otherwise."""
@@ -57,9 +59,6 @@ class NewCraftableFeedback(BaseStepRule):
                     uses = ", ".join(recipe_text(world, p) for p in products)
                 else:
                     uses = ", ".join(world.objects[p].name for p in products)
-                res.say(
-                    agent.id,
-                    "new_craftable.uses",
-                    f"I have a new item, {world.objects[did].name}. It can be used to make: {uses}.",
-                )
+                name = world.objects[did].name
+                res.say(agent.id, KEY, f"I have a new item, {name}. It can make: {uses}.")
             res.emit("new_crafting_recipe_seen", agent.id, {"object_ids": new})
