@@ -136,8 +136,9 @@ class BaseActionRule(ABC):
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         """Every parameter tuple with which `apply` would take effect now for `ctx.agent`, assuming
         the other agents do nothing first. Amount parameters are enumerated 1..max, or only "1"
-        when `all_amounts` is False (what action masks need). Verbs that list nothing return []."""
-        return []
+        when `all_amounts` is False (what action masks need). The default: a verb without
+        parameters is always valid, any other lists nothing (override it)."""
+        return [()] if self.param_max == 0 else []
 
 
 class BaseStepRule(ABC):

@@ -82,6 +82,12 @@ class Npc:
     inventory: dict[str, int] = attrs.Factory(dict)
     combat_pattern: tuple[str, ...] = ()
     area_id: str | None = None  # None once it has left the map (killed or removed)
+    # A personal NPC (an agent's own quest guide or boss) exists only for that agent: others do not
+    # see it, cannot act on it, and it never acts on them. None = everyone's.
+    owner: str | None = None
+
+    def is_visible_to(self, agent_id: str) -> bool:
+        return self.owner is None or self.owner == agent_id
 
     @property
     def is_alive(self) -> bool:

@@ -218,12 +218,19 @@ class World:
         npc.name = name
         self.npc_name_to_id[name] = npc_id
 
-    def npc_here(self, name: str, area_id: str) -> Npc | None:
-        """The NPC of that name if it stands in the area, else None."""
+    def npc_here(self, name: str, area_id: str, viewer: str | None = None) -> Npc | None:
+        """The NPC of that name if it stands in the area (and, given a viewer, is not another
+        agent's personal NPC), else None."""
         npc_id = self.npc_name_to_id.get(name)
         if npc_id is None or npc_id not in self.areas[area_id].npcs:
             return None
-        return self.npcs[npc_id]
+        npc = self.npcs[npc_id]
+        return npc if viewer is None or npc.is_visible_to(viewer) else None
+
+    def npcs_seen_by(self, area_id: str, viewer: str) -> list[Npc]:
+        """NPCs in the area that `viewer` can see, in arrival order."""
+        npcs = self.npcs
+        return [npc for npc in (npcs[n] for n in self.areas[area_id].npcs) if npc.is_visible_to(viewer)]
 
     # ----------------------------------------------------------------- queries
     def dist_areas(self) -> list[Area]:

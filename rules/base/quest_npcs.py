@@ -58,6 +58,7 @@ def ensure_guide(world: World, agent: AgentState, guide: GuideDef, progress: dic
     npc = world.npcs.get(progress.get("guide", ""))
     if npc is None:
         npc = _instance(world, guide.npc, guide_name(world, guide, taken), 1)
+        npc.owner = agent.id
         world.add_npc(npc, agent.area_id)
         progress["guide"] = npc.id
     npc.enemy, npc.quest = False, True
@@ -79,6 +80,7 @@ def spawn_boss(world: World, boss: BossDef, area_id: str, owner: str) -> Npc:
     """A fresh instance of a boss for one agent, in its lair."""
     npc = _instance(world, boss.npc, None, world.areas[area_id].level)
     npc.quest = False  # bosses are fought: attack must not treat them as protected guides
+    npc.owner = owner
     if boss.hp is not None:
         npc.hp = npc.max_hp = boss.hp
     if boss.attack is not None:

@@ -176,9 +176,12 @@ def test_dead_and_tutorial_agents_are_skipped_and_defending_is_cleared_for_all()
     game, _ = ambush_setup(agents=3)
     a0, a1, a2 = game.agents.values()
     a0.hp = 0
-    game.world.auxiliary["tutorial_room"] = {"area_id": "area_gate", "place_id": "place_orchard"}
-    move_to(game, "agent_1", "area_gate")
-    spawn_npc(game, "npc_wasp", "area_gate")
+    # A stand-in tutorial: the cellar place plays the tutorial place, its vats area a room.
+    game.world.auxiliary["tutorial_room"] = {
+        "place_id": "place_cellar", "rooms": {"agent_1": {"area_id": "area_vats"}}
+    }
+    move_to(game, "agent_1", "area_vats")
+    spawn_npc(game, "npc_wasp", "area_vats")
     for a in (a0, a1, a2):
         a.defending = True
     game.rng = rng = ScriptedRng([0.99])

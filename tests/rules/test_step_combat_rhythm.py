@@ -183,7 +183,9 @@ def test_one_npc_hits_two_agents_independently():
 def test_dead_agents_and_agents_in_the_tutorial_room_are_skipped():
     game, npc = fight_setup(attack_power=12, agents=2)
     agent(game, "agent_0").hp = 0
-    game.world.auxiliary["tutorial_room"] = {"area_id": AREA, "place_id": "place_orchard"}
+    # A stand-in tutorial: the fight's place plays the tutorial place.
+    place = game.world.areas[AREA].place_id
+    game.world.auxiliary["tutorial_room"] = {"place_id": place, "rooms": {"agent_1": {"area_id": AREA}}}
     res = run_step(game, RULE)
     assert res.events == []
     assert [a.combats[npc.id].rhythm_index for a in game.agents.values()] == [0, 0]

@@ -115,8 +115,11 @@ def test_agent_still_in_the_tutorial_is_skipped():
     for aid in game.agent_ids:
         give(game, aid, "obj_pear")
     game.agents["agent_1"].tutorial_passed = False
-    game.world.auxiliary["tutorial_room"] = {"area_id": "area_rows", "place_id": "place_orchard"}
-    game.move_agent(game.agents["agent_2"], "area_rows")
+    # A stand-in tutorial: the cellar place plays the tutorial place, its vats area a room.
+    game.world.auxiliary["tutorial_room"] = {
+        "place_id": "place_cellar", "rooms": {"agent_2": {"area_id": "area_vats"}}
+    }
+    game.move_agent(game.agents["agent_2"], "area_vats")
     res = run_step(game, RULE)
     assert [e.agent_id for e in res.events] == ["agent_0"]
     assert [dict(a.acquired) for a in game.agents.values()] == [{"obj_pear": None}, {}, {}]

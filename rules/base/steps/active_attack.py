@@ -77,9 +77,11 @@ class ActiveAttack(BaseStepRule):
             for npc_id in tuple(waiting):
                 if npc_id in engaged:
                     continue  # an NPC in rhythm combat with this agent does not ambush it
+                npc = npcs[npc_id]
+                if npc.owner is not None and npc.owner != agent.id:
+                    continue  # another agent's personal boss never acts on this agent (no draw)
                 if random() > chance:
                     continue
-                npc = npcs[npc_id]
                 damage = max(0, npc.attack_power // 2 - agent.defense)
                 if agent.defending:
                     damage = int(damage * DEFEND_FACTOR)

@@ -1,0 +1,84 @@
+"""The text observation of one agent, for language agents (spec observations-and-loop 8).
+
+Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback, what I
+hold, what I wear, what lies here, who is here (NPCs, then other agents), level, attack, defense,
+health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
+`Current Time:`, `Current Location:` and `Neighboring areas:` are fixed tokens agents may parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.world import World
+
+if TYPE_CHECKING:
+    from agentodyssey_pz.engine.game import Game
+
+INTRO = (
+    "\nI wake on cold ground with no memory of arriving. A scrap of paper in my hand reads: "
+    "\"Look around. Pick things up. Make things. Go further than you think you can.\" "
+    "As I finish reading, the words fade and the paper crumbles to ash.\n"
+)
+COMPLETION_BANNER = "=== The main quest is complete: this world's story has been told. The game is won. ==="
+
+
+def item_list(world: World, items: Mapping[str, int]) -> str:
+    """`2 coin, 1 bag_0` in insertion order; instances by instance name."""
+    if not items:
+        return "nothing"
+    name_of = world.name_of
+    return ", ".join(f"{n} {name_of(oid)}" for oid, n in items.items())
+
+
+def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentState]) -> str:
+    names = [npc.name for npc in world.npcs_seen_by(area_id, viewer)]
+    names += [a.name for a in others]
+    return ", ".join(names) if names else "no one"
+
+
+def observation_text(game: Game, agent: AgentState, feedback: str = "") -> str:
+    """The observation lines for `agent` in the current state, with this tick's feedback."""
+    world = game.world
+    area = world.areas[agent.area_id]
+    place = world.places[area.place_id]
+    others = [a for a in game.agents_in(area.id) if a.id != agent.id]
+    neighbors = [world.areas[n].name for n in world.graph.visible_neighbors(area.id, agent.id)]
+    lines = [
+        "",
+        f"Current Time: {game.time_text}",
+        f"Current Location: {place.name}, {area.name}",
+        "",
+    ]
+    feedback = feedback.strip()
+    if feedback:
+        lines += [feedback, ""]
+    else:
+        lines.append("")
+    lines += [
+        f"I am holding: {item_list(world, agent.hands)}.",
+        f"I have equipped: {item_list(world, agent.equipped)}.",
+        f"On the ground here I see: {item_list(world, area.objects)}.",
+        f"Here with me: {people_list(world, area.id, agent.id, others)}.",
+        "",
+        f"My level is {agent.level}.",
+        f"My attack is {agent.attack}.",
+        f"My defense is {agent.defense}.",
+        f"My health is {agent.hp} of {agent.max_hp}.",
+        f"My experience is {agent.xp} of {game.config.xp_per_level} toward the next level.",
+        "",
+        f"Neighboring areas: {', '.join(neighbors) if neighbors else 'none'}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def tick_observation(game: Game, agent_id: str, feedback: str, *, bootstrap: bool, terminated: bool) -> str:
+    """The full text an agent receives after a tick: intro on the bootstrap tick, banner at the end."""
+    text = observation_text(game, game.agents[agent_id], feedback)
+    if bootstrap:
+        text = INTRO + text
+    if terminated:
+        text += COMPLETION_BANNER + "\n"
+    return text
