@@ -10,7 +10,11 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.parse import Command
 
 if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
@@ -41,3 +45,41 @@ def valid_actions(game: Game, agent_id: str) -> dict[str, list[str]]:
         if params_list:
             out[rule.verb] = [command_text(rule.verb, p) for p in params_list]
     return out
+
+
+def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:
+    return RuleContext(game, game.world, game.agents[agent_id], verb, (), game.tick_index)
+
+
+def action_mask(game: Game, agent_id: str, catalogue: ActionCatalogue, out: np.ndarray) -> np.ndarray:
+    """Fill `out` (int8, one slot per catalogue entry) with 1 where the entry would take effect now.
+
+    Exact by construction: an entry is set only from a parameter tuple its verb's own
+    `valid_params` produced (amounts "1", containers "inventory"), and execution resolves the entry
+    to that same tuple (`resolve_entry`)."""
+    out.fill(0)
+    rules = game.engine.rules
+    world = game.world
+    key_of = catalogue.key_of_params
+    for verb in catalogue.verbs:
+        rule = rules[verb]
+        for params in rule.valid_params(_verb_context(game, agent_id, verb), all_amounts=False):
+            index = key_of(world, verb, params)
+            if index is not None:
+                out[index] = 1
+    return out
+
+
+def resolve_entry(game: Game, agent_id: str, catalogue: ActionCatalogue, index: int) -> Command:
+    """The concrete command a catalogue entry means for this agent now.
+
+    The first parameter tuple of the verb's `valid_params` that maps to the entry; if the entry is
+    not possible now, its canonical form (definition names), which the rule refuses with feedback."""
+    entry = catalogue.entries[index]
+    rule = game.engine.rules[entry.verb]
+    if entry.target is not None:
+        for params in rule.valid_params(_verb_context(game, agent_id, entry.verb), all_amounts=False):
+            if catalogue.key_of_params(game.world, entry.verb, params) == index:
+                return Command(entry.verb, tuple(params))
+    words = entry.label.split(" ")
+    return Command(entry.verb, tuple(words[len(rule.verb.split(" ")):]))

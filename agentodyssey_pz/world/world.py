@@ -48,6 +48,7 @@ class World:
         self.npc_name_to_id: dict[str, str] = {}
         self.products_of: dict[str, list[str]] = {}
         self._def_of: dict[str, ObjectDef] = {}
+        self._area_names: tuple[int, dict[str, str]] | None = None
         self.reindex_objects()
 
     @classmethod
@@ -115,6 +116,17 @@ class World:
         self.areas[area.id] = area
         self.graph.add_area(area.id)
         self.places[area.place_id].area_ids.append(area.id)
+
+    def area_named(self, name: str) -> str | None:
+        """The id of the (first) area with that name; O(1) after the first call per area set."""
+        index = self._area_names
+        if index is None or index[0] != len(self.areas):
+            names: dict[str, str] = {}
+            for area in self.areas.values():
+                names.setdefault(area.name, area.id)
+            index = self._area_names = (len(self.areas), names)
+        area_id = index[1].get(name)
+        return area_id if area_id in self.areas else None
 
     def connect(
         self, a: str, b: str, *, locked: bool = False, key: str | None = None, owner: str | None = None

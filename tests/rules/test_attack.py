@@ -44,13 +44,10 @@ def events(res: Any) -> list[tuple[str, dict]]:
 
 
 # ------------------------------------------------------------------ success: first hit
-def test_first_hit_on_enemy_starts_combat() -> None:
-    g = make_game()
-    clear_world(g)
-    move_to(g, "agent_0", HERE)
-    npc = wasp(g)
-    res = act(g, "agent_0", f"attack {npc.name}")
-    a = agent(g)
+def test_first_hit_on_enemy_starts_combat(game: Game) -> None:
+    npc = wasp(game)
+    res = act(game, "agent_0", f"attack {npc.name}")
+    a = agent(game)
     assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
     assert keys(res) == ["attack.hit", "attack.engaged"]
     assert npc.hp == 15
@@ -90,7 +87,9 @@ def test_second_hit_keeps_engagement_and_emits_no_combat_start(game: Game) -> No
         (33, 0.6000000000000001, "defend", 1),  # int(int(19.8) * 0.1) = int(1.9)
     ],
 )
-def test_damage_formula(game: Game, attack: int, stamina: float, npc_action: Any, damage: int) -> None:
+def test_damage_formula(
+    game: Game, attack: int, stamina: float, npc_action: Any, damage: int
+) -> None:
     """int(attack * stamina), then x0.1 truncated when the NPC's rhythm action is `defend`."""
     npc = wasp(game, hp=1000)
     a = agent(game)
@@ -125,14 +124,15 @@ STREAK = [  # (damage dealt, stamina after, streak after) for attack 10 from a r
 
 
 def test_stamina_streak_table(game: Game) -> None:
-    """1.0 -> 0.8 -> 0.6 -> 0.4 -> 0.2 floor, exact float arithmetic; the drop weakens the NEXT blow."""
+    """1.0 -> 0.8 -> 0.6 -> 0.4 -> 0.2 floor in exact float arithmetic; a drop weakens the NEXT
+    blow, and the tiredness line appears only when stamina actually dropped."""
     npc = wasp(game, hp=1000, combat_pattern=("attack",))
     a = agent(game)
     for damage, stamina, streak in STREAK:
-        hp = npc.hp
+        hp, stamina_before = npc.hp, a.stamina
         res = act(game, "agent_0", f"attack {npc.name}")
         assert (hp - npc.hp, a.stamina, a.consecutive_attacks) == (damage, stamina, streak)
-        assert ("attack.tired" in keys(res)) == (streak > 1)
+        assert ("attack.tired" in keys(res)) == (stamina < stamina_before)
 
 
 @pytest.mark.parametrize(
@@ -187,9 +187,7 @@ def test_combat_start_needs_enemy_with_pattern(game: Game, overrides: dict, enga
 
 # ------------------------------------------------------------------ kills
 def test_kill_moves_loot_records_and_removes_npc(game: Game) -> None:
-    npc = wasp(
-        game, hp=10, coins=40, inventory={"obj_pear": 2, "obj_label": 1, "obj_crate": 2}
-    )
+    npc = wasp(game, hp=10, coins=40, inventory={"obj_pear": 2, "obj_label": 1, "obj_crate": 2})
     game.tracker = True  # switch tracking events on
     writables, containers = dict(game.world.writable_count), dict(game.world.container_count)
     res = act(game, "agent_0", f"attack {npc.name}")
@@ -213,8 +211,8 @@ def test_kill_moves_loot_records_and_removes_npc(game: Game) -> None:
 
 def test_kill_of_engaged_npc_ends_combat_and_rests(game: Game) -> None:
     npc = wasp(game, hp=12, combat_pattern=("attack",))
-    act(game, "agent_0", f"attack {npc.name}")
-    act(game, "agent_0", f"attack {npc.name}")  # 2 HP left... no: 12 - 10 - 10 < 0 kills here
+    act(game, "agent_0", f"attack {npc.name}")  # 10 damage: 2 HP left, engaged, streak 1
+    act(game, "agent_0", f"attack {npc.name}")  # 10 more (the drop to 0.8 comes after the blow)
     a = agent(game)
     assert npc.hp == 0
     assert (a.combats, a.stamina, a.consecutive_attacks) == ({}, 1.0, 0)
@@ -270,28 +268,38 @@ def test_coins_in_npc_inventory_drop_but_coin_purse_stays(game: Game) -> None:
 
 
 # ------------------------------------------------------------------ failures
-def _guide(game: Game) -> Any:
-    return spawn_npc(game, "npc_cider_seller", HERE, quest=True)
+def _guide(g: Game) -> str:
+    return spawn_npc(g, "npc_cider_seller", HERE, quest=True).name
 
 
-FAILURES = [
-    ("unknown name", lambda g: None, "attack nobody", "attack.not_here"),
-    ("elsewhere", lambda g: wasp(g, ELSEWHERE), "attack wasp_0", "attack.not_here"),
-    ("killed", lambda g: g.world.remove_npc_from_map(wasp(g).id), "attack wasp_0", "attack.not_here"),
-    ("guide", _guide, "attack cider_seller", "attack.protected"),
-    ("guide, no power", lambda g: (_guide(g), setattr(agent(g), "attack", 0)),
-     "attack cider_seller", "attack.protected"),
-    ("no power", lambda g: (wasp(g), setattr(agent(g), "attack", 0)), "attack wasp_0", "attack.no_power"),
-    ("negative", lambda g: (wasp(g), setattr(agent(g), "attack", -3)), "attack wasp_0", "attack.no_power"),
-    ("absent, no power", lambda g: setattr(agent(g), "attack", 0), "attack wasp_0", "attack.not_here"),
+def _powerless(g: Game, attack: int, name: str) -> str:
+    agent(g).attack = attack
+    return name
+
+
+def _killed(g: Game) -> str:
+    npc = wasp(g)
+    g.world.remove_npc_from_map(npc.id)
+    return npc.name
+
+
+FAILURES = [  # (case, setup -> target name, expected key)
+    ("unknown name", lambda g: "nobody", "attack.not_here"),
+    ("elsewhere", lambda g: wasp(g, ELSEWHERE).name, "attack.not_here"),
+    ("off the map", _killed, "attack.not_here"),
+    ("guide", _guide, "attack.protected"),
+    ("guide, no power", lambda g: _powerless(g, 0, _guide(g)), "attack.protected"),
+    ("no power", lambda g: _powerless(g, 0, wasp(g).name), "attack.no_power"),
+    ("negative power", lambda g: _powerless(g, -3, wasp(g).name), "attack.no_power"),
+    ("elsewhere, no power", lambda g: _powerless(g, 0, wasp(g, ELSEWHERE).name), "attack.not_here"),
 ]
 
 
-@pytest.mark.parametrize(("case", "setup", "command", "key"), FAILURES, ids=[f[0] for f in FAILURES])
-def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, command: str, key: str) -> None:
-    setup(game)
+@pytest.mark.parametrize(("case", "setup", "key"), FAILURES, ids=[f[0] for f in FAILURES])
+def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: str) -> None:
+    target = setup(game)
     before = state_of(game)
-    res = act(game, "agent_0", command)
+    res = act(game, "agent_0", ("attack", [target]))
     assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
     assert keys(res) == [key]
     assert res.events == []
@@ -315,7 +323,8 @@ def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
 
 
 def test_quirk_18_2_help_text_says_ten_percent() -> None:
-    """Quirk 18.2: the reference's help text says 25% for a defending NPC; the code (and ours) 10%."""
+    """Quirk 18.2: the reference's help text says a defending NPC takes 25%; its code (and ours)
+    applies 10%, and so does our help text."""
     g = make_game()
     description = g.engine.rules["attack"].description
     assert "10%" in description and "25%" not in description
@@ -325,20 +334,25 @@ def test_quirk_18_2_help_text_says_ten_percent() -> None:
 NPC_KINDS = ["wasp", "weak_wasp", "merchant", "guide", "quest_enemy", "shadow"]
 
 
-def build_state(seed: int) -> Game:
+def build_state(seed: int, g: Game) -> Game:
     """A random state: agent somewhere, NPCs of every kind here and elsewhere, attack power,
     engagements."""
     rng = random.Random(seed)
-    g = make_game()
+    g.reset(0)  # reusing a Game skips loading the rule packs again
     clear_world(g)
     areas = list(g.world.areas)
     move_to(g, "agent_0", rng.choice(areas))
     a = agent(g)
     for _ in range(rng.randint(0, 5)):
-        kind, area = rng.choice(NPC_KINDS), rng.choice(areas)
+        kind = rng.choice(NPC_KINDS)
+        area = a.area_id if rng.random() < 0.6 else rng.choice(areas)
         if kind in ("wasp", "weak_wasp", "quest_enemy"):
-            npc = wasp(g, area, hp=rng.choice([1, 30]) if kind != "weak_wasp" else 1,
-                       quest=kind == "quest_enemy")
+            npc = wasp(
+                g,
+                area,
+                hp=rng.choice([1, 30]) if kind != "weak_wasp" else 1,
+                quest=kind == "quest_enemy",
+            )
             if rng.random() < 0.3:
                 a.combats[npc.id] = Engagement(rng.randint(0, 5), npc.area_id)
         elif kind == "shadow":  # an NPC whose name a later NPC takes over
@@ -367,15 +381,17 @@ def valid(g: Game, verb: str) -> list[tuple[str, ...]]:
 def test_valid_params_exact(chunk: int) -> None:
     """Every listed tuple succeeds on a fresh copy of the state; every other candidate fails and
     leaves the state as it was."""
+    main, scratch = make_game(), make_game()
     listed_total = 0
-    for seed in range(chunk * 60, chunk * 60 + 60):
-        g = build_state(seed)
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        g = build_state(seed, main)
         listed = valid(g, "attack")
         assert len(listed) == len(set(listed))
         listed_total += len(listed)
         for params in listed:
-            fresh = build_state(seed)
-            assert act(fresh, "agent_0", ("attack", list(params))).action_ok["agent_0"], (seed, params)
+            fresh = build_state(seed, scratch)
+            res = act(fresh, "agent_0", ("attack", list(params)))
+            assert res.action_ok["agent_0"], (seed, params)
         before = state_of(g)
         for params in sorted(candidates(g) - set(listed)):
             res = act(g, "agent_0", ("attack", list(params)))

@@ -27,6 +27,17 @@ def loot_text(world: World, placed: list[tuple[str, int]]) -> str:
     return ", ".join(f"{n} {world.name_of(oid)}" for oid, n in placed)
 
 
+def refusal(agent: AgentState, npc: Npc | None) -> tuple[str, str] | None:
+    """Why this agent cannot attack this NPC now, as (key, reason), or None if it can."""
+    if npc is None:
+        return "attack.not_here", "they are not here"
+    if is_protected(npc):
+        return "attack.protected", "they are a guide and must not be harmed"
+    if agent.attack <= 0:
+        return "attack.no_power", f"my attack is {agent.attack}, too weak to hurt"
+    return None
+
+
 class Attack(BaseActionRule):
     name = "attack"
     verb = "attack"
@@ -40,23 +51,12 @@ class Attack(BaseActionRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
         name = ctx.params[0]
-        npc = world.npc_here(name, agent.area_id)
-        if npc is None:
-            return res.fail(
-                agent.id, "attack.not_here", f"I cannot attack {name}: they are not here."
-            )
-        if is_protected(npc):
-            return res.fail(
-                agent.id,
-                "attack.protected",
-                f"I cannot attack {name}: they are a guide and must not be harmed.",
-            )
-        if agent.attack <= 0:
-            return res.fail(
-                agent.id,
-                "attack.no_power",
-                f"I cannot attack {name}: my attack is {agent.attack}, too weak to hurt.",
-            )
+        npc = world.npc_here(name, agent.area_id, agent.id)
+        refused = refusal(agent, npc)
+        if refused is not None:
+            key, reason = refused
+            return res.fail(agent.id, key, f"I cannot attack {name}: {reason}.")
+        assert npc is not None  # refusal() covers a missing NPC
         is_new = npc.id not in agent.combats
         npc_action = rhythm_action(agent, npc)
         stamina_before = agent.stamina
@@ -105,13 +105,11 @@ class Attack(BaseActionRule):
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         agent, world = ctx.actor, ctx.world
-        if agent.attack <= 0:
-            return []
         names = world.npc_name_to_id
         out = []
-        for npc_id in world.areas[agent.area_id].npcs:
-            npc = world.npcs[npc_id]
+        for npc in world.npcs_seen_by(agent.area_id, agent.id):
+            npc_id = npc.id
             # A name shadowed by another NPC's resolves elsewhere, so it cannot target this one.
-            if names.get(npc.name) == npc_id and not is_protected(npc):
+            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
                 out.append((npc.name,))
         return out

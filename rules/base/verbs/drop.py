@@ -28,3 +28,8 @@ class Drop(BaseActionRule):
         res.emit("object_dropped", agent.id, {"obj_id": oid, "area_id": agent.area_id})
         res.track_move(agent.id, oid, 1, hand_loc(agent), area_loc(agent.area_id))
         return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        world = ctx.world
+        names = world.obj_name_to_id
+        return [(world.name_of(oid),) for oid in ctx.actor.hands if names.get(world.name_of(oid)) == oid]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, remove_count
-from agentodyssey_pz.world.graph import KEY
+from agentodyssey_pz.world.graph import KEY, LOCKED, OWNER
 from agentodyssey_pz.world.world import World
 
 from ..carrying import hand_loc
@@ -32,11 +32,13 @@ def blocking_enemies(world: World, agent: AgentState) -> list[str]:
     return names
 
 
-def find_neighbor(world: World, area_id: str, name: str) -> str | None:
-    """The first neighbour (in path order) with that name."""
+def find_neighbor(world: World, area_id: str, name: str, agent_id: str) -> str | None:
+    """The first neighbour (in path order) with that name that this agent may use (another
+    agent's personal path, e.g. to its tutorial room, does not exist for it)."""
     areas = world.areas
-    for neighbor in world.graph.neighbors(area_id):
-        if areas[neighbor].name == name:
+    for neighbor, path in world.graph.neighbors(area_id).items():
+        owner = path[OWNER]
+        if areas[neighbor].name == name and (owner is None or owner == agent_id):
             return neighbor
     return None
 
@@ -69,7 +71,7 @@ class Enter(BaseActionRule):
                 "enter.in_combat",
                 f"I cannot leave: I am fighting {', '.join(blockers)}, who blocks my way.",
             )
-        target = find_neighbor(world, agent.area_id, name)
+        target = find_neighbor(world, agent.area_id, name, agent.id)
         if target is None:
             return res.fail(agent.id, "enter.no_path", f"I cannot enter {name}: no path leads there from here.")
         origin = agent.area_id
@@ -77,7 +79,7 @@ class Enter(BaseActionRule):
             key = world.graph.path(origin, target)[KEY]
             opener = opener_in_hand(world, agent, key)
             if opener is None:
-                needed = world.objects[key].name if key in world.objects else "a key"
+                needed = world.objects[key or FALLBACK_KEY].name if (key or FALLBACK_KEY) in world.objects else "a key"
                 return res.fail(
                     agent.id, "enter.locked", f"The way to {name} is locked; I need {needed} in hand."
                 )
@@ -89,3 +91,18 @@ class Enter(BaseActionRule):
         res.say(agent.id, "enter.done", f"I entered {name}.")
         res.emit("area_entered", agent.id, {"from_area": origin, "to_area": target, "area_name": name})
         return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        agent, world = ctx.actor, ctx.world
+        if blocking_enemies(world, agent):
+            return []
+        out = []
+        for neighbor in world.graph.visible_neighbors(agent.area_id, agent.id):
+            name = world.areas[neighbor].name
+            if find_neighbor(world, agent.area_id, name, agent.id) != neighbor:
+                continue  # a same-named neighbour earlier in path order shadows this one
+            path = world.graph.path(agent.area_id, neighbor)
+            if path[LOCKED] and opener_in_hand(world, agent, path[KEY]) is None:
+                continue
+            out.append((name,))
+        return out

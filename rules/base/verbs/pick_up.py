@@ -37,3 +37,15 @@ class PickUp(BaseActionRule):
         res.emit("object_picked_up", agent.id, {"obj_id": oid, "area_id": area.id})
         res.track_move(agent.id, oid, 1, area_loc(area.id), hand_loc(agent))
         return None
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        agent, world = ctx.actor, ctx.world
+        if agent.hands_full:
+            return []
+        names = world.obj_name_to_id
+        out = []
+        for oid in world.areas[agent.area_id].objects:
+            name = world.name_of(oid)
+            if names.get(name) == oid:  # a name another object shadows cannot reach this one
+                out.append((name,))
+        return out

@@ -45,7 +45,7 @@ class TalkTo(BaseActionRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
         name = ctx.params[0]
-        npc = world.npc_here(name, agent.area_id)
+        npc = world.npc_here(name, agent.area_id, agent.id)
         if npc is None:
             return res.fail(
                 agent.id, "talk_to.not_here", f"I cannot talk to {name}: they are not here."
@@ -69,8 +69,8 @@ class TalkTo(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         names = world.npc_name_to_id
         out = []
-        for npc_id in world.areas[agent.area_id].npcs:
-            name = world.npcs[npc_id].name
+        for npc in world.npcs_seen_by(agent.area_id, agent.id):
+            name, npc_id = npc.name, npc.id
             if names.get(name) == npc_id:  # a shadowed name resolves to another NPC
                 out.append((name,))
         return out

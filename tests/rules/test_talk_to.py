@@ -1,0 +1,179 @@
+"""`talk to <npc>`: description, dialogue, a merchant's price list; changes nothing.
+
+Spec: actions.md section 10; valid actions per observations-and-loop section 10 (recommended: one
+`talk to` per NPC here).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from harness import act, agent, clear_world, make_game, move_to, spawn_npc, state_of
+
+from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import Engagement
+
+HERE = "area_vault"
+ELSEWHERE = "area_gate"
+
+
+@pytest.fixture
+def game() -> Game:
+    g = make_game()
+    clear_world(g)
+    move_to(g, "agent_0", HERE)
+    return g
+
+
+def merchant(game: Game, area: str = HERE, **overrides: Any) -> Any:
+    return spawn_npc(game, "npc_cider_seller", area, **overrides)
+
+
+def lines(res: Any) -> list[tuple[str, str]]:
+    return res.feedback["agent_0"]
+
+
+def test_merchant_says_description_dialogue_and_prices(game: Game) -> None:
+    npc = merchant(
+        game,
+        description="A stout cider maker.",
+        dialogue="Fresh cider!",
+        inventory={"obj_cider": 4, "obj_label": 2, "obj_press": 1, "obj_nothing": 3, "obj_pear": 0},
+    )
+    before = state_of(game)
+    res = act(game, "agent_0", "talk to cider_seller")
+    assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
+    assert lines(res) == [
+        ("talk_to.description", "cider_seller: A stout cider maker."),
+        ("talk_to.dialogue", 'cider_seller says: "Fresh cider!"'),
+        (
+            "talk_to.prices",
+            "cider_seller sells: 4 cider at 3 coin each, 2 label at 2 coin each, "
+            "1 press (not for sale), 3 Unknown at 0 coin each.",
+        ),
+    ]
+    assert [(e.type, e.data) for e in res.events] == [
+        ("npc_talked_to", {"npc_id": npc.id, "area_id": HERE})
+    ]
+    assert state_of(game) == before  # talking changes nothing
+
+
+DESC_AND_DIALOGUE = ["talk_to.description", "talk_to.dialogue"]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected_keys"),
+    [
+        ({"dialogue": "", "description": ""}, ["talk_to.silent"]),
+        (
+            {"dialogue": "Bzz.", "description": "A wasp."},
+            ["talk_to.description", "talk_to.dialogue"],
+        ),
+        ({"dialogue": "Bzz.", "description": ""}, ["talk_to.dialogue"]),
+    ],
+)
+def test_non_merchant_lines(game: Game, overrides: dict, expected_keys: list[str]) -> None:
+    spawn_npc(game, "npc_wasp", HERE, name="buzz", **overrides)
+    res = act(game, "agent_0", "talk to buzz")
+    assert res.feedback_keys("agent_0") == expected_keys
+
+
+def test_merchant_without_stock(game: Game) -> None:
+    merchant(game, inventory={"obj_cider": 0})
+    res = act(game, "agent_0", "talk to cider_seller")
+    assert res.feedback_keys("agent_0") == ["talk_to.silent", "talk_to.no_stock"]
+
+
+def test_quest_guide_dialogue_is_how_tasks_are_read(game: Game) -> None:
+    merchant(game, role="guide", quest=True, dialogue="Bring me 3 pears.")
+    res = act(game, "agent_0", "talk to cider_seller")
+    assert lines(res) == [("talk_to.dialogue", 'cider_seller says: "Bring me 3 pears."')]
+
+
+def test_talking_to_an_engaged_enemy_changes_no_combat_state(game: Game) -> None:
+    npc = spawn_npc(game, "npc_wasp", HERE)
+    a = agent(game)
+    a.combats[npc.id] = Engagement(2, HERE)
+    a.stamina, a.consecutive_attacks = 0.6000000000000001, 3
+    before = state_of(game)
+    res = act(game, "agent_0", ("talk to", [npc.name]))
+    assert res.action_ok["agent_0"]
+    assert state_of(game) == before
+
+
+FAILURES = [
+    ("unknown", lambda g: "nobody"),
+    ("elsewhere", lambda g: merchant(g, ELSEWHERE).name),
+    ("off the map", lambda g: g.world.remove_npc_from_map(merchant(g).id) or "cider_seller"),
+]
+
+
+@pytest.mark.parametrize(("case", "setup"), FAILURES, ids=[f[0] for f in FAILURES])
+def test_failures_leave_state_untouched(game: Game, case: str, setup: Any) -> None:
+    target = setup(game)
+    before = state_of(game)
+    res = act(game, "agent_0", ("talk to", [target]))
+    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
+    assert res.feedback_keys("agent_0") == ["talk_to.not_here"]
+    assert res.events == []
+    assert state_of(game) == before
+
+
+@pytest.mark.parametrize("command", ["talk to", "talk to cider_seller please"])
+def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
+    merchant(game)
+    before = state_of(game)
+    res = act(game, "agent_0", command)
+    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
+    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
+    assert state_of(game) == before
+
+
+# ------------------------------------------------------------------ valid_params exactness
+def build_state(seed: int, g: Game) -> Game:
+    rng = random.Random(seed)
+    g.reset(0)  # reusing a Game skips loading the rule packs again
+    clear_world(g)
+    areas = list(g.world.areas)
+    move_to(g, "agent_0", rng.choice(areas))
+    here = agent(g).area_id
+    for _ in range(rng.randint(0, 4)):
+        area = here if rng.random() < 0.6 else rng.choice(areas)
+        kind = rng.choice(["wasp", "merchant", "twin"])
+        if kind == "merchant":
+            merchant(g, area, quest=rng.random() < 0.5)
+        elif kind == "twin":  # the later twin takes the name over
+            spawn_npc(g, "npc_wasp", area, name="twin")
+        else:
+            spawn_npc(g, "npc_wasp", area)
+    return g
+
+
+def valid(g: Game) -> list[tuple[str, ...]]:
+    ctx = RuleContext(g, g.world, agent(g), "talk_to", (), g.tick_index)
+    return g.engine.rules["talk_to"].valid_params(ctx)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_valid_params_exact(chunk: int) -> None:
+    """Listed tuples succeed on a fresh copy of the state; every other NPC name fails untouched."""
+    main, scratch = make_game(), make_game()
+    listed_total = 0
+    for seed in range(chunk * 75, chunk * 75 + 75):
+        g = build_state(seed, main)
+        listed = valid(g)
+        assert len(listed) == len(set(listed))
+        listed_total += len(listed)
+        for params in listed:
+            res = act(build_state(seed, scratch), "agent_0", ("talk to", list(params)))
+            assert res.action_ok["agent_0"], (seed, params)
+        names = set(g.world.npc_name_to_id) | {n.name for n in g.world.npcs.values()}
+        before = state_of(g)
+        for params in sorted({(n,) for n in names | {"nobody", ""}} - set(listed)):
+            res = act(g, "agent_0", ("talk to", list(params)))
+            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
+        assert state_of(g) == before, seed
+    assert listed_total > 40

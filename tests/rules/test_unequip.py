@@ -1,0 +1,205 @@
+"""`unequip <object>`: one equipped unit back into a free hand; the inventory detaches, armour
+gives its defense back.
+
+Spec: actions.md section 13; tracking kinds per dependency-tracker 2.1 (one `equip` kind).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from harness import act, agent, clear_world, give, make_game, move_to, put_on_ground, state_of
+
+from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.agents import add_count
+
+HAND = {"kind": "hand", "id": "agent_0"}
+EQUIP = {"kind": "equip", "id": "agent_0"}
+
+
+@pytest.fixture
+def game() -> Game:
+    g = make_game()
+    clear_world(g)
+    g.tracker = True
+    return g
+
+
+def wear_apron(game: Game) -> None:
+    a = agent(game)
+    a.equipped["obj_apron"] = 1
+    a.defense += 3
+
+
+def equip_inventory(game: Game, contents: dict[str, int] | None = None) -> str:
+    a = agent(game)
+    cid = game.world.new_instance("obj_crate")
+    a.equipped[cid], a.inventory_id = 1, cid
+    game.world.containers[cid].items.update(contents or {})
+    return cid
+
+
+def events(res: Any) -> list[tuple[str, dict]]:
+    return [(e.type, e.data) for e in res.events]
+
+
+def test_unequip_armour_gives_defense_back(game: Game) -> None:
+    wear_apron(game)
+    give(game, "agent_0", "obj_pear")
+    res = act(game, "agent_0", "unequip apron")
+    a = agent(game)
+    assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
+    assert res.feedback_keys("agent_0") == ["unequip.done"]
+    assert (a.hands, a.equipped, a.defense) == ({"obj_pear": 1, "obj_apron": 1}, {}, 0)
+    assert events(res) == [
+        ("track.move", {"obj_id": "obj_apron", "amount": 1, "src": EQUIP, "dst": HAND}),
+        ("item_unequipped", {"obj_id": "obj_apron"}),
+    ]
+
+
+def test_unequip_inventory_detaches_it_with_contents(game: Game) -> None:
+    cid = equip_inventory(game, {"obj_pear": 3})
+    wear_apron(game)
+    res = act(game, "agent_0", ("unequip", [game.world.name_of(cid)]))
+    a = agent(game)
+    assert res.feedback_keys("agent_0") == ["unequip.inventory"]
+    assert (a.hands, a.equipped, a.inventory_id, a.defense) == (
+        {cid: 1},
+        {"obj_apron": 1},
+        None,
+        3,
+    )
+    assert game.world.containers[cid].items == {"obj_pear": 3}
+    assert events(res) == [
+        ("track.move", {"obj_id": cid, "amount": 1, "src": EQUIP, "dst": HAND}),
+        ("item_unequipped", {"obj_id": cid}),
+    ]
+
+
+def test_equip_then_unequip_round_trip(game: Game) -> None:
+    give(game, "agent_0", "obj_apron")
+    before = state_of(game)
+    act(game, "agent_0", "equip apron")
+    assert agent(game).defense == 3
+    act(game, "agent_0", "unequip apron")
+    assert state_of(game) == before
+
+
+# ------------------------------------------------------------------ failures
+def _worn_hands_full(g: Game) -> str:
+    wear_apron(g)
+    give(g, "agent_0", "obj_pear", 2)
+    return "apron"
+
+
+def _inventory_hands_full(g: Game) -> str:
+    cid = equip_inventory(g)
+    give(g, "agent_0", "obj_crate", 2)
+    return g.world.name_of(cid)
+
+
+def _held_only(g: Game) -> str:
+    give(g, "agent_0", "obj_apron")
+    return "apron"
+
+
+def _on_ground(g: Game) -> str:
+    put_on_ground(g, agent(g).area_id, "obj_apron")
+    return "apron"
+
+
+def _unknown_hands_full(g: Game) -> str:
+    give(g, "agent_0", "obj_pear", 2)
+    return "cape"
+
+
+FAILURES = [
+    ("unknown", lambda g: "cape", "unequip.not_equipped"),
+    ("held, not equipped", _held_only, "unequip.not_equipped"),
+    ("on the ground", _on_ground, "unequip.not_equipped"),
+    ("unknown, hands full", _unknown_hands_full, "unequip.not_equipped"),
+    ("hands full", _worn_hands_full, "unequip.hands_full"),
+    ("inventory, hands full", _inventory_hands_full, "unequip.hands_full"),
+]
+
+
+@pytest.mark.parametrize(("case", "setup", "key"), FAILURES, ids=[f[0] for f in FAILURES])
+def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: str) -> None:
+    target = setup(game)
+    before = state_of(game)
+    res = act(game, "agent_0", ("unequip", [target]))
+    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
+    assert res.feedback_keys("agent_0") == [key]
+    assert res.events == []
+    assert state_of(game) == before
+
+
+@pytest.mark.parametrize("command", ["unequip", "unequip apron now"])
+def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
+    wear_apron(game)
+    before = state_of(game)
+    res = act(game, "agent_0", command)
+    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
+    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
+    assert state_of(game) == before
+
+
+# ------------------------------------------------------------------ valid_params
+def valid(g: Game) -> list[tuple[str, ...]]:
+    ctx = RuleContext(g, g.world, agent(g), "unequip", (), g.tick_index)
+    return g.engine.rules["unequip"].valid_params(ctx)
+
+
+def test_valid_params_lists_equipped_when_a_hand_is_free(game: Game) -> None:
+    cid = equip_inventory(game)
+    wear_apron(game)
+    give(game, "agent_0", "obj_pear")
+    assert valid(game) == [(game.world.name_of(cid),), ("apron",)]
+    give(game, "agent_0", "obj_pear")
+    assert valid(game) == []
+
+
+ANY = ["obj_coin", "obj_pear", "obj_key", "obj_pruner", "obj_apron", "obj_crate", "obj_label"]
+
+
+def build_state(seed: int, g: Game) -> Game:
+    """Random hands (up to 2 units), maybe an inventory and armour worn, things on the ground."""
+    rng = random.Random(seed)
+    g.reset(0)  # reusing a Game skips loading the rule packs again
+    clear_world(g)
+    a, world = agent(g), g.world
+    move_to(g, "agent_0", rng.choice(list(world.areas)))
+    for _ in range(rng.randint(0, 3)):
+        put_on_ground(g, a.area_id, rng.choice(ANY))
+    for _ in range(rng.choice([0, 1, 1, 2])):
+        give(g, "agent_0", rng.choice(ANY))
+    if rng.random() < 0.6:
+        cid = equip_inventory(g)
+        add_count(world.containers[cid].items, "obj_apron", 1)
+    if rng.random() < 0.6:
+        wear_apron(g)
+    return g
+
+
+def test_valid_params_exact() -> None:
+    """Listed tuples succeed on a fresh copy of the state; every other object name fails and
+    leaves the state untouched."""
+    main, scratch = make_game(), make_game()
+    listed_total = 0
+    for seed in range(200):
+        g = build_state(seed, main)
+        listed = valid(g)
+        assert len(listed) == len(set(listed))
+        listed_total += len(listed)
+        for params in listed:
+            res = act(build_state(seed, scratch), "agent_0", ("unequip", list(params)))
+            assert res.action_ok["agent_0"], (seed, params)
+        before = state_of(g)
+        for params in sorted({(n,) for n in [*g.world.obj_name_to_id, "nothing"]} - set(listed)):
+            res = act(g, "agent_0", ("unequip", list(params)))
+            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
+        assert state_of(g) == before, seed
+    assert listed_total > 100
