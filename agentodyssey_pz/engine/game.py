@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from agentodyssey_pz.engine.config import GameConfig, format_time
@@ -25,6 +25,7 @@ from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
 from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
 from agentodyssey_pz.rules.rewards import RewardBreakdown, RewardFunction
 from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.expander import ProceduralExpander
 from agentodyssey_pz.world.quests import QuestFile, complete_quests, inject, load_quests
 from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.synthesis import SynthesisOptions
@@ -47,14 +48,20 @@ class Game:
         agent_ids: Sequence[str] | int = 1,
         config: GameConfig | None = None,
         reward_function: RewardFunction | None = None,
+        expansion_generator: Callable[[World, int], Any] | None = None,
     ) -> None:
         self.config = config or GameConfig()
+        # `(world, seed) -> expansion spec`, called when the world has been fully explored.
+        self.expansion_generator: Callable[[World, int], Any] = (
+            expansion_generator if expansion_generator is not None else ProceduralExpander()
+        )
         self.pack = load_world_pack(world)
         ids = default_agent_ids(agent_ids) if isinstance(agent_ids, int) else tuple(agent_ids)
         if not ids or len(set(ids)) != len(ids) or not all(isinstance(a, str) for a in ids):
             raise ConfigError(f"agent_ids: need one or more distinct strings, got {agent_ids!r}")
         self.agent_ids: tuple[str, ...] = ids
         self._order = {aid: i for i, aid in enumerate(ids)}
+        self._start_time = self.config.start_datetime()
         self.rule_set: RuleSet = load_rule_set(
             [rules_dir() / BASE_PACK, *self.config.rule_packs, *self.pack.rule_packs]
         )
@@ -188,7 +195,7 @@ class Game:
     @property
     def time(self) -> dt.datetime:
         elapsed = max(self.tick_index, 0) * self.config.tick_seconds
-        return self.config.start_datetime() + dt.timedelta(seconds=elapsed)
+        return self._start_time + dt.timedelta(seconds=elapsed)
 
     @property
     def time_text(self) -> str:

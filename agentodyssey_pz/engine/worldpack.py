@@ -32,11 +32,31 @@ class WorldPack:
     rule_packs: tuple[str, ...] = ()
 
 
+PROCGEN_PREFIX = "procgen:"
+
+
+def procedural_pack(spec: str) -> WorldPack:
+    """`procgen:<preset>` or `procgen:<preset>:<seed>` (seed 0 by default)."""
+    from agentodyssey_pz.world.procgen import generate_definition
+    from agentodyssey_pz.world.validate import parse_definition
+
+    parts = spec[len(PROCGEN_PREFIX) :].split(":")
+    preset = parts[0]
+    try:
+        seed = int(parts[1]) if len(parts) > 1 else 0
+    except ValueError as exc:
+        raise ValueError(f"world {spec!r}: the seed after the preset must be an integer") from exc
+    definition = parse_definition(generate_definition(preset, seed), source=spec)
+    return WorldPack(definition, name=f"{preset}-{seed}", source=spec)
+
+
 def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack) -> WorldPack:
     if isinstance(world, WorldPack):
         return world
     if isinstance(world, WorldDefinition):
         return WorldPack(world, name="custom")
+    if isinstance(world, str) and world.startswith(PROCGEN_PREFIX):
+        return procedural_pack(world)
     file = resolve_world_file(world)
     folder = file.parent if file.name == "world.json" else None
     definition = load_definition(file)

@@ -133,6 +133,8 @@ class QuestRun:
         self.progress.update(
             chapter=0, stage=0, stage_key="", completed=[], active=[], visited=[], drops=[],
             complete=False, bosses={}, bosses_defeated={},
+            chapters=len(self.quest.chapters),
+            stages=sum(len(c.stages) for c in self.quest.chapters),
         )
         self.agent.progress[STATE_KEY] = self.progress
         guide = ensure_guide(self.world, self.agent, self.quest.guide, self.progress, taken)

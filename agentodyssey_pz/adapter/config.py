@@ -1,0 +1,123 @@
+"""`EnvConfig`: every setting of the PettingZoo env in one attrs class, with Neural MMO-style presets.
+
+Layer: adapter. Keyword names are the ones users type (`parallel_env(world=..., num_agents=...)`).
+Invalid values raise `ConfigError` naming the field. Presets name a procedural world and a team size;
+keywords override them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.engine.config import GameConfig
+from agentodyssey_pz.errors import ConfigError
+from agentodyssey_pz.rules.rewards import COMPONENTS
+
+OBS_MODES = ("vector", "text")
+ACTION_MODES = ("discrete", "text")
+RENDER_MODES = ("ansi", "human")
+
+# The spec's rl_total as weights on the eight components: xp_total + 5 unique_kill - 10 death.
+RL_TOTAL_WEIGHTS: dict[str, float] = {
+    "exploration": 5.0, "craft": 5.0, "kill": 5.0, "unique_kill": 5.0, "trade": 10.0,
+    "quest": 20.0, "side_quest": 5.0, "death": -10.0,
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "small": {"world": "procgen:small", "num_agents": 4, "max_cycles": 500},
+    "medium": {"world": "procgen:medium", "num_agents": 16, "max_cycles": 2000},
+    "large": {"world": "procgen:large", "num_agents": 64, "max_cycles": 5000},
+}
+
+
+def _choice(options: tuple[str, ...]) -> Any:
+    def check(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+        if value not in options:
+            raise ConfigError(f"{attribute.name}: expected one of {', '.join(options)}, got {value!r}")
+
+    return check
+
+
+def _positive_int(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if type(value) is not int or value <= 0:
+        raise ConfigError(f"{attribute.name}: expected a positive integer, got {value!r}")
+
+
+def _optional_bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is not None and type(value) is not bool:
+        raise ConfigError(f"{attribute.name}: expected True, False or None, got {value!r}")
+
+
+def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        raise ConfigError(f"{attribute.name}: expected a dict of component -> weight, got {value!r}")
+    for key, weight in value.items():
+        if key not in COMPONENTS:
+            raise ConfigError(f"{attribute.name}: unknown component {key!r} (known: {', '.join(COMPONENTS)})")
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+            raise ConfigError(f"{attribute.name}[{key!r}]: expected a number, got {weight!r}")
+
+
+@attrs.frozen
+class EnvConfig:
+    """Settings of one env (see the env's docstring for what each does)."""
+
+    world: Any = "default"  # bundled name, "procgen:<preset>[:<seed>]", folder, JSON file
+    num_agents: int = attrs.field(default=3, validator=_positive_int)
+    obs_mode: str = attrs.field(default="vector", validator=_choice(OBS_MODES))
+    action_mode: str = attrs.field(default="discrete", validator=_choice(ACTION_MODES))
+    max_cycles: int = attrs.field(default=1000, validator=_positive_int)
+    tutorial: bool | None = attrs.field(default=None, validator=_optional_bool)
+    world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)
+    reward_weights: dict[str, float] | None = attrs.field(default=None, validator=_weights)
+    vector_reward: bool = attrs.field(default=False, validator=_optional_bool)
+    valid_actions_in_info: bool = attrs.field(default=False, validator=_optional_bool)
+    render_mode: str | None = attrs.field(default=None)
+    checkpoint_dir: str | None = None
+    snapshot_every: int = attrs.field(default=100, validator=_positive_int)
+    text_max_length: int = attrs.field(default=20000, validator=_positive_int)
+    game: GameConfig = attrs.field(factory=GameConfig)
+
+    def __attrs_post_init__(self) -> None:
+        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
+            raise ConfigError(f"render_mode: expected None or one of {', '.join(RENDER_MODES)}, got {self.render_mode!r}")
+        if not isinstance(self.game, GameConfig):
+            raise ConfigError(f"game: expected a GameConfig, got {type(self.game).__name__}")
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """Reward weight per component (missing components weigh 0 when weights are given)."""
+        if self.reward_weights is None:
+            return dict(RL_TOTAL_WEIGHTS)
+        return {c: float(self.reward_weights.get(c, 0.0)) for c in COMPONENTS}
+
+    def game_config(self) -> GameConfig:
+        """The engine settings, with this env's tutorial and expansion switches applied."""
+        return attrs.evolve(self.game, tutorial=self.tutorial, world_expansion=self.world_expansion)
+
+
+GAME_FIELDS = {f.name for f in attrs.fields(GameConfig)} - {"tutorial", "world_expansion"}
+
+
+def make_config(preset: str | None = None, **overrides: Any) -> EnvConfig:
+    """A config from an optional preset plus keyword overrides. GameConfig fields may be given
+    directly (e.g. `tick_seconds=60`); unknown keywords raise ConfigError naming them."""
+    settings: dict[str, Any] = {}
+    if preset is not None:
+        if preset not in PRESETS:
+            raise ConfigError(f"preset: expected one of {', '.join(PRESETS)}, got {preset!r}")
+        settings.update(PRESETS[preset])
+    game_overrides = {k: overrides.pop(k) for k in list(overrides) if k in GAME_FIELDS}
+    env_fields = {f.name for f in attrs.fields(EnvConfig)}
+    unknown = sorted(set(overrides) - env_fields)
+    if unknown:
+        raise ConfigError(f"unknown setting(s): {', '.join(unknown)}")
+    settings.update(overrides)
+    if game_overrides:
+        base = settings.get("game", GameConfig())
+        settings["game"] = attrs.evolve(base, **game_overrides)
+    return EnvConfig(**settings)

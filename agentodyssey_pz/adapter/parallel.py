@@ -1,0 +1,264 @@
+"""AgentOdyssey as a PettingZoo ParallelEnv: a thin adapter over the headless `Game`.
+
+Layer: adapter.
+
+## Agents
+`agent_0` ... `agent_{n-1}` (`num_agents`), fixed for the life of the env. Agents act in that order
+within a tick. They respawn instead of dying, so the agent set never shrinks during an episode; it
+empties (`agents == []`) when the episode ends.
+
+## Action space
+`action_mode="discrete"` (default): `Discrete(N)` over a fixed catalogue derived from the world
+definition (wait, defend, enter each area, pick up / drop / equip / unequip / inspect each object
+kind, craft 1 of each craftable, attack / talk to each NPC prototype, buy / sell 1 of each tradable
+object, store / take out / discard 1 of each storable object with the inventory). `action_name(agent,
+i)` tells what index i means. `action_mode="text"`: a gymnasium `Text` command such as
+`craft 1 rope`. `step` accepts ints, strings or `Command`s for any agent in either mode.
+
+## Observation space
+`Dict({"observation": Box(float32, [-1, 1]), "action_mask": Box(int8, {0, 1})})`; the vector layout
+is documented by `observation_layout()`. `obs_mode="text"` adds `"text"`, the text observation. The
+mask is exact: with the other agents idle, an unmasked action always takes effect
+(`infos[a]["action_ok"]` True) and a masked one never would.
+
+## Rewards
+A float per agent: the tick's RewardBreakdown weighted by `reward_weights` (default: the spec's
+`rl_total`, i.e. XP + 5 per unique kill - 10 per death). `vector_reward=True` returns the eight
+components instead. Every info dict carries `reward_breakdown` and flat `reward/<component>` keys,
+from `reset()` on.
+
+## Termination and truncation
+All agents terminate when any agent completes the main quest; all are truncated after `max_cycles`
+steps.
+
+## Arguments
+See `EnvConfig` (world, num_agents, obs_mode, action_mode, max_cycles, tutorial, world_expansion,
+reward_weights, vector_reward, valid_actions_in_info, render_mode, ...) and the presets `small`,
+`medium`, `large` (procedural worlds of about 10, 100 and 1,000 areas).
+
+## Version history
+- v0: first release.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from agentodyssey_pz.adapter.config import EnvConfig, make_config
+from agentodyssey_pz.adapter.spaces import (
+    action_space,
+    command_charset,
+    observation_space,
+    sanitize,
+    text_charset,
+)
+from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.observe.catalogue import ActionCatalogue
+from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
+from agentodyssey_pz.observe.masks import action_mask, resolve_entry, valid_actions
+from agentodyssey_pz.observe.text import tick_observation
+from agentodyssey_pz.rules.parse import Command
+from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
+
+VERSION = 0
+
+
+class AgentOdysseyParallelEnv(ParallelEnv):
+    metadata = {
+        "name": f"agentodyssey_v{VERSION}",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": True,
+        "render_fps": 2,
+    }
+
+    def __init__(self, config: EnvConfig | None = None, **overrides: Any) -> None:
+        if config is None:
+            config = make_config(**overrides)
+        elif overrides:
+            raise TypeError("pass either an EnvConfig or keyword settings, not both")
+        self.config = config
+        self.render_mode = config.render_mode
+        self.game = Game(config.world, config.num_agents, config.game_config())
+        self.possible_agents: list[str] = list(self.game.agent_ids)
+        self.agents: list[str] = []
+        phrases = {verb: rule.verb for verb, rule in self.game.engine.rules.items()}
+        self.catalogue = ActionCatalogue(self.game.definition, phrases)
+        self.layout = ObservationLayout(self.game.definition)
+        self.encoder = VectorEncoder(self.layout, config.num_agents)
+        self._text_obs = config.obs_mode == "text"
+        self._charset = text_charset(self.game.definition, self.game.pack.quest_data)
+        n_actions = len(self.catalogue)
+        obs_space = observation_space(
+            self.layout.size, n_actions, text=self._text_obs, charset=self._charset,
+            max_length=config.text_max_length,
+        )
+        command_chars = command_charset(self.game.definition)
+        # One space object per agent, built once (seeding one never reseeds another).
+        self._observation_spaces = {a: obs_space if i == 0 else _copy_space(obs_space)
+                                    for i, a in enumerate(self.possible_agents)}
+        self._action_spaces = {
+            a: action_space(n_actions, text=config.action_mode == "text", charset=command_chars)
+            for a in self.possible_agents
+        }
+        self.state_space = spaces.Box(
+            -1.0, 1.0, shape=(len(self.possible_agents) * self.layout.size,), dtype=np.float32
+        )
+        self._weights = np.array([config.weights[c] for c in COMPONENTS], dtype=np.float64)
+        self._episode_seeds: random.Random | None = None
+        self._last: TickResult | None = None
+        self.num_cycles = 0
+
+    # ------------------------------------------------------------------ spaces and metadata
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    def action_name(self, agent: str, index: int) -> str:
+        """What a discrete action index means (its canonical command)."""
+        return self.catalogue.entries[int(index)].label
+
+    def observation_layout(self) -> str:
+        """The documented layout of the observation vector, one line per segment."""
+        return self.layout.describe()
+
+    # ------------------------------------------------------------------ episode
+    def reset(
+        self, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None:
+            self._episode_seeds = random.Random(seed)
+            episode_seed: int | None = int(seed)
+        elif self._episode_seeds is not None:
+            episode_seed = self._episode_seeds.randrange(2**31)
+        else:
+            episode_seed = None
+        result = self.game.reset(episode_seed)
+        self.encoder.reset()
+        self.agents = list(self.possible_agents)
+        self.num_cycles = 0
+        self._last = result
+        observations = {a: self._observe(a, result) for a in self.agents}
+        infos = {a: self._info(a, result) for a in self.agents}
+        return observations, infos
+
+    def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        if not self.agents:  # after the episode ended: nothing happens (PettingZoo tolerates it)
+            return {}, {}, {}, {}, {}
+        commands = {a: self._command(a, act) for a, act in actions.items() if a in self.game.agents}
+        result = self.game.tick(commands)
+        self._last = result
+        self.num_cycles += 1
+        terminated = result.terminated
+        truncated = self.num_cycles >= self.config.max_cycles and not terminated
+        agents = self.agents
+        observations = {a: self._observe(a, result) for a in agents}
+        rewards = {a: self._reward(result.rewards[a]) for a in agents}
+        terminations = dict.fromkeys(agents, terminated)
+        truncations = dict.fromkeys(agents, truncated)
+        infos = {a: self._info(a, result) for a in agents}
+        if terminated or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    # ------------------------------------------------------------------ per agent
+    def _command(self, agent: str, action: Any) -> Any:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            index = int(action)
+            if 0 <= index < len(self.catalogue):
+                return resolve_entry(self.game, agent, self.catalogue, index)
+            return None  # out of range: an invalid command (the agent does nothing)
+        if isinstance(action, np.ndarray) and action.shape == ():
+            return self._command(agent, action.item())
+        return action  # text or Command: the engine parses or rejects it
+
+    def _observe(self, agent: str, result: TickResult) -> dict[str, Any]:
+        state = self.game.agents[agent]
+        vector = self.encoder.encode(self.game, state, np.empty(self.layout.size, dtype=np.float32))
+        mask = action_mask(self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8))
+        obs: dict[str, Any] = {"observation": vector, "action_mask": mask}
+        if self._text_obs:
+            text = tick_observation(
+                self.game, agent, result.feedback(agent),
+                bootstrap=result.bootstrap, terminated=result.terminated,
+            )
+            obs["text"] = sanitize(text, self._charset, self.config.text_max_length)
+        return obs
+
+    def _reward(self, breakdown: RewardBreakdown) -> Any:
+        parts = np.array([getattr(breakdown, c) for c in COMPONENTS], dtype=np.float64)
+        if self.config.vector_reward:
+            return parts.astype(np.float32)
+        return float(parts @ self._weights)
+
+    def _info(self, agent: str, result: TickResult) -> dict[str, Any]:
+        breakdown = result.rewards[agent]
+        info: dict[str, Any] = {
+            "action_ok": bool(result.action_ok[agent]),
+            "invalid_action": bool(result.invalid[agent]),
+            "tick": result.tick,
+            "reward_breakdown": breakdown.as_dict(),
+        }
+        for name in COMPONENTS:
+            info[f"reward/{name}"] = getattr(breakdown, name)
+        if self.config.valid_actions_in_info:
+            info["valid_actions"] = valid_actions(self.game, agent)
+        return info
+
+    # ------------------------------------------------------------------ global view and display
+    def state(self) -> np.ndarray:
+        """Every agent's observation vector, concatenated (for centralised critics)."""
+        out = np.empty(self.state_space.shape, dtype=np.float32)
+        size = self.layout.size
+        for i, agent in enumerate(self.possible_agents):
+            self.encoder.encode(self.game, self.game.agents[agent], out[i * size : (i + 1) * size])
+        return out
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self) -> str:
+        result = self._last
+        parts = [f"=== tick {self.game.tick_index} ({self.game.time_text}) ==="]
+        for agent in self.possible_agents:
+            feedback = result.feedback(agent) if result is not None else ""
+            parts.append(f"--- {agent} ---" + tick_observation(
+                self.game, agent, feedback, bootstrap=False, terminated=False
+            ).rstrip("\n"))
+        return "\n".join(parts)
+
+    def close(self) -> None:
+        """Nothing to release (no windows, files or processes)."""
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict[str, Any]:
+        # Rule classes live in private, path-derived modules; rebuild from the config instead.
+        return {"config": self.config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"])  # type: ignore[misc]
+
+
+def _copy_space(space: spaces.Dict) -> spaces.Dict:
+    import copy
+
+    return copy.deepcopy(space)
+
+
+def parallel_env(preset: str | None = None, **settings: Any) -> AgentOdysseyParallelEnv:
+    """The ParallelEnv; `preset` ("small", "medium", "large") then keyword settings (EnvConfig)."""
+    return AgentOdysseyParallelEnv(make_config(preset, **settings))

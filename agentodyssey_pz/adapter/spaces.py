@@ -1,0 +1,73 @@
+"""Observation and action spaces, built once per env (one object per agent for its whole life).
+
+Layer: adapter. Text lives under a key of the Dict observation, never as a top-level `Text` space
+(PettingZoo's AEC checks and SuperSuit reject that). The text charset covers every character the game
+prints: printable ASCII, the newline, and every character of the world's and quests' texts;
+anything else an agent writes is shown as `?` (`sanitize`).
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from agentodyssey_pz.rules.parse import MAX_COMMAND_LENGTH
+from agentodyssey_pz.world.schema import WorldDefinition, definition_to_dict
+
+BASE_CHARS = frozenset(chr(c) for c in range(32, 127)) | {"\n"}
+REPLACEMENT = "?"
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def text_charset(definition: WorldDefinition, extra: Any = None) -> frozenset[str]:
+    """Every character the game can print for this world (and its quest data in `extra`)."""
+    chars = set(BASE_CHARS)
+    for text in _strings(definition_to_dict(definition)) + _strings(extra):
+        chars.update(ch for ch in text if ch.isprintable() or ch == "\n")
+    return frozenset(chars)
+
+
+def sanitize(text: str, charset: frozenset[str], max_length: int) -> str:
+    """Replace characters outside the charset and cut to max_length."""
+    if len(text) > max_length:
+        text = text[: max_length - 3] + "..."
+    if all(ch in charset for ch in text):
+        return text
+    return "".join(ch if ch in charset else REPLACEMENT for ch in text)
+
+
+def observation_space(
+    obs_size: int, n_actions: int, *, text: bool, charset: frozenset[str], max_length: int
+) -> spaces.Dict:
+    parts: dict[str, spaces.Space] = {
+        "observation": spaces.Box(-1.0, 1.0, shape=(obs_size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
+    }
+    if text:
+        parts["text"] = spaces.Text(max_length=max_length, min_length=0, charset=charset)
+    return spaces.Dict(parts)
+
+
+def action_space(n_actions: int, *, text: bool, charset: frozenset[str]) -> spaces.Space:
+    if text:
+        return spaces.Text(max_length=MAX_COMMAND_LENGTH, min_length=1, charset=charset)
+    return spaces.Discrete(n_actions)
+
+
+def command_charset(definition: WorldDefinition) -> frozenset[str]:
+    """What a typed command may contain: printable ASCII plus the characters of names."""
+    names = [o.name for o in definition.entities.objects] + [n.name for n in definition.entities.npcs]
+    names += [a.name for _, a in definition.iter_areas()]
+    return frozenset(set(string.printable[:-5]) | {ch for n in names for ch in n})
