@@ -98,6 +98,8 @@ def take_units(
             take = min(store[oid], amount)
             remove_count(store, oid, take)
             res.track_consume(agent.id, oid, take, store_loc(world, agent, store) if res.tracking else {})
+            if world.is_instance(oid):
+                world.delete_instance(oid)  # a used-up note or bag stops existing
             amount -= take
             if amount <= 0:
                 return

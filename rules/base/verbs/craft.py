@@ -16,9 +16,8 @@ Fractional recipes (`GameConfig.fractional_crafting`, quirk 6):
 Quirks fixed:
 * Writable products count every ingredient by definition id over plain and instance entries (the
   reference counts only instances, so they could never be made; spec 14 bug, quirk 5).
-* A product is named by its definition's name; an instance name (`label_3`) is refused
-  (`craft.instance_name`) instead of crafting its definition, so every craftable has one name and
-  `valid_params` lists each once (the same choice `buy` makes).
+* As the spec says, an instance name (`label_3`) crafts its definition; `valid_params` lists each
+  craftable once, by its definition name.
 """
 
 from __future__ import annotations
@@ -152,6 +151,18 @@ def shortfall(
     return short
 
 
+def produce(world: World, agent: AgentState, obj: ObjectDef, amount: int, res: RuleResult) -> None:
+    """The product appears on the ground (spec 14.10-12); tracked unless still in the tutorial."""
+    if agent.tutorial_passed:
+        add_count(agent.crafted, obj.id, amount)
+    placed = place_on_ground(world, agent, obj.id, amount, res)
+    names = ", ".join(world.name_of(pid) for pid, _ in placed)
+    res.say(agent.id, "craft.done", f"I crafted {amount} {obj.name}; on the ground here: {names}.")
+    res.emit(
+        "object_crafted", agent.id, {"obj_id": obj.id, "amount": amount, "area_id": agent.area_id}
+    )
+
+
 class Craft(BaseActionRule):
     name = "craft"
     verb = "craft"
@@ -179,13 +190,6 @@ class Craft(BaseActionRule):
                 "craft.unknown_object",
                 f"I cannot craft {obj_name}: I know of no such thing.",
             )
-        if oid != obj.id:
-            return res.fail(
-                agent.id,
-                "craft.instance_name",
-                f"I cannot craft {obj_name}: that is one particular {obj.name}; "
-                f"to make another I craft '{obj.name}'.",
-            )
         recipe = recipe_of(obj)
         if not recipe:
             return res.fail(
@@ -198,19 +202,18 @@ class Craft(BaseActionRule):
                 "craft.missing_station",
                 f"I cannot craft {obj_name}: it needs {', '.join(missing)} here on the ground.",
             )
-        return self._craft(ctx, agent, world, obj, recipe, requested, res)
+        return self._craft(ctx, obj, recipe, requested, res)
 
     def _craft(
         self,
         ctx: RuleContext,
-        agent: AgentState,
-        world: World,
         obj: ObjectDef,
         recipe: dict[str, float],
         requested: int,
         res: RuleResult,
     ) -> None:
-        """Ingredient checks (spec 14.6-8), consumption, tracking and the product."""
+        """Ingredient checks and clamp (spec 14.6-8), then consumption in the configured mode."""
+        agent, world = ctx.actor, ctx.world
         exact = ctx.game.config.fractional_crafting == EXACT
         stores = carried_stores(world, agent)
         counts = carried_counts(world, stores)
@@ -233,19 +236,7 @@ class Craft(BaseActionRule):
             consume_exact(world, agent, stores, recipe, amount, counts, res)
         else:
             consume_reference(world, agent, stores, recipe, amount, res)
-        if agent.tutorial_passed:
-            add_count(agent.crafted, obj.id, amount)
-        placed = place_on_ground(world, agent, obj.id, amount, res)
-        names = ", ".join(world.name_of(pid) for pid, _ in placed)
-        res.say(
-            agent.id, "craft.done", f"I crafted {amount} {obj.name}; on the ground here: {names}."
-        )
-        res.emit(
-            "object_crafted",
-            agent.id,
-            {"obj_id": obj.id, "amount": amount, "area_id": agent.area_id},
-        )
-        return None
+        return produce(world, agent, obj, amount, res)
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         """Each product of something I carry (or hold credit for) whose stations are here and whose

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.world.entities import ContainerInstance
 
 from ..carrying import INVENTORY, area_loc, container_loc, move_units, parse_amount
 from ..containers import amount_range, contents_by_name, locate_container, reachable_containers
@@ -49,6 +50,20 @@ class Discard(BaseActionRule):
                 f"discard.{outcome}",
                 f"I cannot discard {obj_name} from {cname}: {reason}.",
             )
+        return self._discard(ctx, oid, obj_name, requested, cname, container, res)
+
+    def _discard(
+        self,
+        ctx: RuleContext,
+        oid: str,
+        obj_name: str,
+        requested: int,
+        cname: str,
+        container: ContainerInstance,
+        res: RuleResult,
+    ) -> None:
+        """Presence check and clamp (spec 8.3-4), then the move onto the ground."""
+        agent, area_id = ctx.actor, ctx.actor.area_id
         inside = container.items.get(oid, 0)
         where = "my inventory" if cname == INVENTORY else cname
         if inside <= 0:
@@ -61,13 +76,12 @@ class Discard(BaseActionRule):
         if amount > inside:
             res.say(agent.id, "discard.only_found", f"I only found {inside} {obj_name} in {where}.")
             amount = inside
-        area_id = agent.area_id
-        move_units(agent, oid, amount, container.items, world.areas[area_id].objects)
+        move_units(agent, oid, amount, container.items, ctx.world.areas[area_id].objects)
         res.track_move(agent.id, oid, amount, container_loc(container.id), area_loc(area_id))
         res.say(
             agent.id,
             "discard.done",
-            f"I took {amount} {obj_name} out of {where} and left it on the ground.",
+            f"I discarded {amount} {obj_name} from {where} onto the ground.",
         )
         res.emit(
             "object_discarded",

@@ -41,6 +41,48 @@ def space_for(world: World, obj: ObjectDef, container: ContainerInstance) -> int
     return free_space(world, container) // obj.size
 
 
+def move_in(
+    world: World,
+    agent: AgentState,
+    oid: str,
+    amount: int,
+    container: ContainerInstance,
+    res: RuleResult,
+) -> None:
+    """Move units into a container: from the hands first, the rest from the ground here."""
+    area = world.areas[agent.area_id]
+    from_hand = min(amount, agent.hands.get(oid, 0))
+    dst = container_loc(container.id)
+    if from_hand:
+        move_units(agent, oid, from_hand, agent.hands, container.items)
+        res.track_move(agent.id, oid, from_hand, hand_loc(agent), dst)
+    if amount > from_hand:
+        move_units(agent, oid, amount - from_hand, area.objects, container.items)
+        res.track_move(agent.id, oid, amount - from_hand, area_loc(area.id), dst)
+
+
+def clamp(
+    agent: AgentState,
+    amount: int,
+    requested: int,
+    total: int,
+    name: str,
+    cname: str,
+    res: RuleResult,
+) -> int:
+    """Spec 7.10: cut to what is found, else say the space shrank the request."""
+    if amount > total:
+        res.say(agent.id, "store.only_found", f"I only found {total} {name}.")
+        return total
+    if amount < requested:
+        res.say(
+            agent.id,
+            "store.only_space",
+            f"There is only space for {amount} {name} in {where(cname)}.",
+        )
+    return amount
+
+
 def where(container_name: str) -> str:
     return "my inventory" if container_name == INVENTORY else container_name
 
@@ -119,23 +161,8 @@ class Store(BaseActionRule):
                 "store.no_space",
                 f"I cannot store {name}: {where(cname)} has no space for it.",
             )
-        if amount > total:
-            res.say(agent.id, "store.only_found", f"I only found {total} {name}.")
-            amount = total
-        elif amount < requested:
-            res.say(
-                agent.id,
-                "store.only_space",
-                f"{where(cname).capitalize()} only has space for {amount} {name}.",
-            )
-        from_hand = min(amount, in_hand)
-        dst = container_loc(container.id)
-        if from_hand:
-            move_units(agent, oid, from_hand, agent.hands, container.items)
-            res.track_move(agent.id, oid, from_hand, hand_loc(agent), dst)
-        if amount > from_hand:
-            move_units(agent, oid, amount - from_hand, area.objects, container.items)
-            res.track_move(agent.id, oid, amount - from_hand, area_loc(area.id), dst)
+        amount = clamp(agent, amount, requested, total, name, cname, res)
+        move_in(world, agent, oid, amount, container, res)
         res.say(agent.id, "store.done", f"I stored {amount} {name} in {where(cname)}.")
         res.emit(
             "object_stored",

@@ -74,7 +74,20 @@ class Write(BaseActionRule):
             return res.fail(
                 agent.id, "write.not_held", f"I cannot write on {wname}: I am not holding it."
             )
-        room = room_left(world, writable)
+        return self._write(ctx, tool, writable, text, wname, res)
+
+    def _write(
+        self,
+        ctx: RuleContext,
+        tool: str,
+        writable: WritableInstance,
+        text: str,
+        wname: str,
+        res: RuleResult,
+    ) -> None:
+        """Room check (spec 15.4, fixed: fail when <= 0), then append what fits."""
+        agent = ctx.actor
+        room = room_left(ctx.world, writable)
         if room <= 0:
             return res.fail(
                 agent.id,
@@ -91,11 +104,11 @@ class Write(BaseActionRule):
                 f"I ran out of space on {wname}: {len(text) - room} characters did not fit.",
             )
         res.track_utilize(agent.id, tool, 1, hand_loc(agent))
-        res.track_utilize(agent.id, wid, 1, hand_loc(agent))
+        res.track_utilize(agent.id, writable.id, 1, hand_loc(agent))
         res.emit(
             "writable_written",
             agent.id,
-            {"obj_id": wid, "written_text": written, "area_id": agent.area_id},
+            {"obj_id": writable.id, "written_text": written, "area_id": agent.area_id},
         )
         return None
 
