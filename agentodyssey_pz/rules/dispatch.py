@@ -56,6 +56,9 @@ class ActionRuleEngine:
             )
             return
         if not rule.validate_params(ctx, res):
+            # Name the verbs here too (one line, one key): all three invalid paths read alike.
+            key, text = res.feedback[agent_id][-1]
+            res.feedback[agent_id][-1] = (key, f"{text} Known actions: {self.verb_list}.")
             return
         res.action_ok[agent_id] = True
         rule.apply(ctx, res)

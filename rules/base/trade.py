@@ -1,25 +1,70 @@
-"""What `buy` and `sell` share: finding a merchant here, coins carried, prices, trade names.
+"""What `buy` and `sell` share: the checks on amount and merchant, coins carried, prices, names.
 
 Rule pack `base`; spec actions.md sections 16-17. The money of a world is `world.currency_id` (the
 first currency definition); a world without one can still buy free goods but cannot sell. Trades use
 the carried stores of `agents.carried_stores` in their order: hands, the equipped inventory, then
 containers held in hand (equipped items themselves are never traded).
+
+The checks return a `Deal` (what will change hands) or a `Line` saying why not, and change nothing,
+so a verb runs every check before it moves anything.
 """
 
 from __future__ import annotations
 
 import math
 
+import attrs
+
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from .carrying import count_in_stores
+from .carrying import count_in_stores, parse_amount
 
 MERCHANT_ROLE = "merchant"  # the only NPC role with engine meaning in the base game
 SELL_PRICE_FACTOR = 0.5  # a merchant pays floor(value x 0.5) per unit it buys from an agent
 DEFAULT_MONEY_NAME = "coins"  # said when the world has no currency definition
+
+
+@attrs.frozen
+class Line:
+    """One feedback line: a refusal's reason, or a note said when the deal goes through."""
+
+    key: str
+    text: str
+
+
+@attrs.frozen
+class Deal:
+    """A trade that passed every check: `amount` units of `obj` at `unit` coins each."""
+
+    npc: Npc
+    obj: ObjectDef
+    amount: int
+    unit: int
+    notes: tuple[Line, ...] = ()  # said before the trade's own line (clamped amounts)
+
+
+def merchant_for(
+    world: World, agent: AgentState, verb: str, amount_text: str, npc_name: str
+) -> tuple[int, Npc] | Line:
+    """Spec 16.1-3 / 17.1-2: the amount asked for and a merchant standing here, else why not."""
+    requested = parse_amount(amount_text)
+    action = "buy from" if verb == "buy" else "sell to"
+    if requested is None:
+        return Line(
+            f"{verb}.bad_amount",
+            f"I cannot {verb} '{amount_text}' of anything: amounts are positive whole numbers.",
+        )
+    npc = world.npc_here(npc_name, agent.area_id, agent.id)
+    if npc is None:
+        return Line(f"{verb}.no_npc", f"I cannot {action} {npc_name}: nobody of that name is here.")
+    if npc.role != MERCHANT_ROLE:
+        return Line(
+            f"{verb}.not_merchant", f"I cannot {action} {npc_name}: they are not a merchant."
+        )
+    return requested, npc
 
 
 def merchants_here(world: World, agent: AgentState) -> list[Npc]:

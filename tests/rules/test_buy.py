@@ -235,6 +235,20 @@ def test_coins_on_the_ground_or_in_a_crate_on_the_ground_do_not_pay() -> None:
     assert res.feedback_keys("agent_0") == ["buy.no_money"]
 
 
+@pytest.mark.parametrize(
+    ("value", "amount", "cost"), [(1, 1, 1), (1, 4, 4), (3, 3, 9), (7, 2, 14), (12, 4, 48)]
+)
+def test_cost_is_price_times_amount(value: int, amount: int, cost: int) -> None:
+    """Spec 16.6-9: price = int(value), cost = price x amount, paid to the merchant's purse."""
+    game = stage(coins=5, stock={"obj_pear": 4})
+    set_value(game, "obj_pear", value)
+    equip_inventory(game, {"obj_coin": 50})
+    res = act(game, "agent_0", f"buy {amount} pear cider_seller")
+    assert res.events[0].data["unit_price"] == value
+    assert merchant(game).coins == 5 + cost
+    assert game.world.containers[agent(game).inventory_id].items == {"obj_coin": 50 - cost}
+
+
 # ----------------------------------------------------------------------------- soft failures
 def _elsewhere(game: Any) -> None:
     game.world.place_npc("npc_cider_seller", ROWS)
@@ -242,10 +256,6 @@ def _elsewhere(game: Any) -> None:
 
 def _wasp_here(game: Any) -> None:
     spawn_npc(game, "npc_wasp", GATE, name="wasp")
-
-
-def _label_instance(game: Any) -> None:
-    put_on_ground(game, GATE, "obj_label")  # label_<n>: a name that resolves to an instance
 
 
 def _negative_price(game: Any) -> None:
@@ -275,7 +285,6 @@ FAILURES = [
     (_wasp_here, "buy 1 pear wasp", "buy.not_merchant"),
     (_nothing, "buy 1 unicorn cider_seller", "buy.unknown_object"),
     (_nothing, "buy 1 Cider cider_seller", "buy.unknown_object"),
-    (_label_instance, "buy 1 label_{n} cider_seller", "buy.instance_name"),
     (_nothing, "buy 1 press cider_seller", "buy.not_sold"),  # stocked, but value None
     (_nothing, "buy 1 coin cider_seller", "buy.not_sold"),
     (_negative_price, "buy 1 pear cider_seller", "buy.bad_price"),
@@ -379,7 +388,9 @@ def test_valid_params_is_empty_without_a_merchant_here() -> None:
 
 def test_valid_params_lists_every_merchant_here() -> None:
     game = stage(stock={"obj_cider": 1})
-    other = spawn_npc(game, "npc_wasp", GATE, role="merchant", inventory={"obj_key": 1, "obj_cider": 2})
+    other = spawn_npc(
+        game, "npc_wasp", GATE, role="merchant", inventory={"obj_key": 1, "obj_cider": 2}
+    )
     equip_inventory(game, {"obj_coin": 30})
     assert valid(game) == [
         ("1", "cider", "cider_seller"),
@@ -403,37 +414,30 @@ DEFS = [
     "obj_apron",
     "obj_ghost",
 ]
+IN_HAND = ["obj_coin", "obj_coin", "obj_pear", "obj_crate", "obj_label"]
 CLAMP_KEYS = {"buy.only_stock"}
 
 
-def random_stage(seed: int) -> Any:
-    """A random trading situation at the gate, rebuilt identically for the same seed."""
+def random_stage(game: Any, seed: int) -> Any:
+    """Reset `game` and build a random trading situation at the gate (same seed, same state)."""
     rng = random.Random(seed)
-    game = make_game()
+    game.reset(0)
     clear_world(game)
     world = game.world
     stock = {d: rng.randint(0, 4) for d in rng.sample(DEFS, rng.randint(0, 6))}
-    here = rng.random() < 0.85
-    spawn_npc(
-        game, "npc_cider_seller", GATE if here else ROWS, coins=rng.randint(0, 40), inventory=stock
-    )
+    area = GATE if rng.random() < 0.85 else ROWS
+    spawn_npc(game, "npc_cider_seller", area, coins=rng.randint(0, 40), inventory=stock)
     if rng.random() < 0.4:  # a second merchant, or a plain NPC with goods
         role = rng.choice(["merchant", "beast"])
-        stock2 = {d: rng.randint(0, 3) for d in rng.sample(DEFS, 3)}
-        spawn_npc(game, "npc_wasp", GATE, role=role, coins=rng.randint(0, 30), inventory=stock2)
+        goods = {d: rng.randint(0, 3) for d in rng.sample(DEFS, 3)}
+        spawn_npc(game, "npc_wasp", GATE, role=role, coins=rng.randint(0, 30), inventory=goods)
     if rng.random() < 0.3:
         set_value(game, "obj_pear", 0)
     body = agent(game)
     for _ in range(rng.randint(0, 2)):
-        give(
-            game,
-            "agent_0",
-            rng.choice(["obj_coin", "obj_coin", "obj_pear", "obj_crate", "obj_label"]),
-        )
+        give(game, "agent_0", rng.choice(IN_HAND))
     for cid in [c for c in body.hands if c in world.containers]:
-        world.containers[cid].items.update(
-            {"obj_coin": rng.randint(0, 12), "obj_cider": rng.randint(0, 2)}
-        )
+        world.containers[cid].items.update({"obj_coin": rng.randint(0, 12), "obj_cider": 1})
     if rng.random() < 0.6:
         equip_inventory(game, {"obj_coin": rng.randint(0, 15)} if rng.random() < 0.8 else {})
     put_on_ground(game, GATE, "obj_coin", rng.randint(1, 5))
@@ -443,6 +447,7 @@ def random_stage(seed: int) -> Any:
 
 
 def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
+    """Plausible tuples: any amount 0..4, any object/container name, any NPC or area name."""
     world = game.world
     amounts = ["0", "1", "2", "3", "4", "x"]
     objects = [*world.obj_name_to_id, "inventory", "ghost"]
@@ -450,16 +455,31 @@ def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
     return [(rng.choice(amounts), rng.choice(objects), rng.choice(npcs)) for _ in range(k)]
 
 
+def fingerprint(game: Any) -> str:
+    """A cheap picture of everything a trade can change (agents, grounds, containers, NPCs)."""
+    world = game.world
+    return repr(
+        (
+            [attrs.asdict(a) for a in game.agents.values()],
+            {a.id: a.objects for a in world.areas.values()},
+            {c.id: c.items for c in world.containers.values()},
+            sorted(world.writables),
+            {n.id: (n.coins, n.inventory, n.area_id) for n in world.npcs.values()},
+        )
+    )
+
+
 def test_valid_params_agree_exactly_with_apply() -> None:
-    """Every listed tuple succeeds; any other tuple fails - except an amount above the stock, which
-    the spec clamps (16.8): it must then succeed as the listed tuple with the clamped amount."""
+    """Every listed tuple succeeds; any other tuple fails and changes nothing - except an amount
+    above the stock, which the spec clamps (16.8): it must then succeed as the listed tuple with the
+    clamped amount. The state is rebuilt from its seed after every success."""
+    game = make_game()
     checked = 0
-    for seed in range(200):
-        listed = valid(random_stage(seed))
-        assert valid(random_stage(seed), all_amounts=False) == [t for t in listed if t[0] == "1"]
-        rng = random.Random(1000 + seed)
-        for params in listed + candidates(random_stage(seed), rng, 12):
-            game = random_stage(seed)
+    for seed in range(250):
+        listed = valid(random_stage(game, seed))
+        assert valid(game, all_amounts=False) == [t for t in listed if t[0] == "1"]
+        before = fingerprint(game)
+        for params in listed + candidates(game, random.Random(1000 + seed), 15):
             res = act(game, "agent_0", ("buy", params))
             ok = res.action_ok["agent_0"]
             assert not res.invalid["agent_0"]
@@ -467,8 +487,28 @@ def test_valid_params_agree_exactly_with_apply() -> None:
                 assert ok, (seed, params, res.feedback)
                 assert res.events[-1].data["amount"] == int(params[0])
             elif ok:
-                assert CLAMP_KEYS & set(res.feedback_keys("agent_0")), (seed, params)
-                bought = (str(res.events[-1].data["amount"]), params[1], params[2])
+                # A clamped amount (16.8) or an instance name, which buys its definition (16.4).
+                by_instance = game.world.is_instance(game.world.obj_name_to_id.get(params[1], ""))
+                assert by_instance or CLAMP_KEYS & set(res.feedback_keys("agent_0")), (seed, params)
+                kind = game.world.objects[res.events[-1].data["obj_id"]].name
+                bought = (str(res.events[-1].data["amount"]), kind, params[2])
                 assert bought in listed, (seed, params, bought)
+            if ok:
+                assert fingerprint(game) != before
+                random_stage(game, seed)
+            else:
+                assert fingerprint(game) == before, (seed, params)
             checked += 1
-    assert checked > 2000
+    assert checked > 4000
+
+
+def test_an_instance_name_buys_its_definition() -> None:
+    """Spec actions.md 16.4: the bought item is the definition of the resolved id."""
+    game = make_game()
+    clear_world(game)
+    spawn_npc(game, "npc_cider_seller", "area_gate")
+    give(game, "agent_0", "obj_coin", 2)
+    name = game.world.writables[put_on_ground(game, "area_rows", "obj_label")[0]].name
+    res = act(game, "agent_0", f"buy 1 {name} cider_seller")
+    assert res.action_ok["agent_0"], res.feedback
+    assert res.events[-1].data["obj_id"] == "obj_label"

@@ -1,0 +1,149 @@
+"""`ActionRuleEngine`: invalid input of every kind is flagged, changes nothing and runs no verb.
+
+Spec rule-framework 8.2-8.4. The three invalid paths (unparsable text, unknown verb, wrong number of
+parameters) behave alike here: the invalid flag, feedback naming the known verbs (or the expected
+form), no state change. Reference quirk 8.3 (the reference runs `wait` after a parse failure only)
+is fixed: nothing runs, so an agent in combat keeps its stamina and attack streak.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+from harness import act, agent, make_game, state_of
+
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.dispatch import ActionRuleEngine
+from agentodyssey_pz.rules.parse import Command
+from agentodyssey_pz.world.agents import Engagement
+
+INVALID_INPUTS = [
+    ("unknown verb", Command("dance", ()), "invalid.unknown_verb"),
+    ("unknown verb with params", Command("fly", ("north",)), "invalid.unknown_verb"),
+    ("too few params", "pick up", "invalid.param_count"),
+    ("too few params (Command)", Command("store", ("1", "coin")), "invalid.param_count"),
+    ("too many params", "pick up coin key", "invalid.param_count"),
+    ("too many params (Command)", Command("wait", ("now",)), "invalid.param_count"),
+    ("unparsable text", "dance wildly", "invalid.unparsable"),
+    ("unbalanced quote", 'pick up "coin', "invalid.unparsable"),
+    ("empty text", "", "invalid.unparsable"),
+    ("no command", None, "invalid.unparsable"),
+    ("not text", 12, "invalid.unparsable"),
+]
+
+
+@pytest.mark.parametrize(("case", "command", "key"), INVALID_INPUTS)
+def test_invalid_input_is_flagged_and_changes_nothing(case: str, command: Any, key: str) -> None:
+    game = make_game()
+    before = state_of(game)
+    res = act(game, "agent_0", command)
+    assert res.invalid["agent_0"] is True, case
+    assert res.action_ok["agent_0"] is False
+    assert res.feedback_keys("agent_0") == [key]
+    assert res.events == []
+    assert state_of(game) == before
+
+
+@pytest.mark.parametrize("command", [Command("dance", ()), "dance wildly", 'pick up "coin', None])
+def test_unknown_and_unparsable_name_every_known_verb(command: Any) -> None:
+    game = make_game()
+    text = act(game, "agent_0", command).feedback_text("agent_0")
+    for rule in game.engine.rules.values():
+        assert rule.verb in text, rule.verb
+
+
+@pytest.mark.parametrize(("command", "count"), [("pick up", 0), ("pick up coin key", 2)])
+def test_wrong_parameter_count_states_the_expected_form(command: str, count: int) -> None:
+    game = make_game()
+    text = act(game, "agent_0", command).feedback_text("agent_0")
+    assert "pick up <object_name>" in text
+    assert f"{count} parameter" in text
+
+
+def test_a_soft_failure_is_not_invalid() -> None:
+    """The contrast case: a well-formed command that fails is only a failure."""
+    game = make_game()
+    res = act(game, "agent_0", "pick up unicorn")
+    assert res.invalid["agent_0"] is False
+    assert res.action_ok["agent_0"] is False
+    assert res.feedback_keys("agent_0") == ["pick_up.not_here"]
+
+
+def fighting(game: Any) -> Any:
+    """agent_0 engaged with the wasp in rows, tired from an attack streak."""
+    body = agent(game)
+    game.move_agent(body, "area_rows")
+    body.combats["npc_wasp_0"] = Engagement(rhythm_index=1, area_id="area_rows")
+    body.stamina = 0.4
+    body.consecutive_attacks = 3
+    return body
+
+
+@pytest.mark.parametrize("command", ["dance", "", None, 'wait "', Command("dance", ()), "wait 3"])
+def test_invalid_input_does_not_run_wait(command: Any) -> None:
+    """Reference quirk 8.3: a parse failure runs the real `wait` there (stamina refilled, streak
+    reset). Ours does nothing for every invalid input: the agent keeps its stamina and streak."""
+    game = make_game()
+    body = fighting(game)
+    res = act(game, "agent_0", command)
+    assert res.invalid["agent_0"] is True
+    assert body.stamina == 0.4
+    assert body.consecutive_attacks == 3
+
+
+def test_wait_itself_refills_stamina_in_combat() -> None:
+    """The control for the test above: the real `wait` does change both values."""
+    game = make_game()
+    body = fighting(game)
+    res = act(game, "agent_0", "wait")
+    assert res.action_ok["agent_0"] is True
+    assert body.stamina == 1.0
+    assert body.consecutive_attacks == 0
+
+
+def test_a_whole_tick_flags_missing_and_invalid_commands_per_agent() -> None:
+    game = make_game(agents=3)
+    tick = game.tick({"agent_0": "wait", "agent_2": "dance"})  # agent_1 sent nothing
+    assert tick.invalid == {"agent_0": False, "agent_1": True, "agent_2": True}
+    assert tick.action_ok["agent_0"] is True
+    assert tick.feedback_keys("agent_1")[0] == "invalid.unparsable"
+    assert tick.feedback_keys("agent_2")[0] == "invalid.unparsable"
+
+
+def test_verb_pairs_resolve_by_id_or_phrase() -> None:
+    game = make_game()
+    res = act(game, "agent_0", ("pick up", ["unicorn"]))
+    assert res.feedback_keys("agent_0") == ["pick_up.not_here"]
+    res = act(game, "agent_0", ("pick_up", ["unicorn"]))
+    assert res.feedback_keys("agent_0") == ["pick_up.not_here"]
+    res = act(game, "agent_0", ("pick up", [3]))
+    assert res.feedback_keys("agent_0") == ["invalid.unparsable"]
+
+
+# ----------------------------------------------------------------------------- the engine alone
+class _Shout(BaseActionRule):
+    name = "shout"
+    verb = "shout"
+    params = ("words",)
+    param_min = param_max = 1
+    tag: ClassVar[str] = "first"
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        res.say(ctx.actor.id, f"shout.{self.tag}", ctx.params[0])
+
+
+class _LaterShout(_Shout):
+    tag = "second"
+
+
+def test_a_later_rule_with_the_same_id_replaces_the_earlier() -> None:
+    game = make_game()
+    engine = ActionRuleEngine([_Shout(), _LaterShout()])
+    assert list(engine.rules) == ["shout"]
+    res = RuleResult(["agent_0"])
+    ctx = RuleContext(game, game.world, agent(game), "shout", ("hey",), 0)
+    engine.dispatch(ctx, res)
+    assert res.feedback_keys("agent_0") == ["shout.second"]
+    assert engine.parse("SHOUT hey") == Command("shout", ("hey",))
