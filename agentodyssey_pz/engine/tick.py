@@ -91,7 +91,11 @@ def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult)
 def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False) -> TickResult:
     res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
     before = {aid: ProgressSnapshot.of(a) for aid, a in game.agents.items()}
-    if not bootstrap:
+    if bootstrap:
+        ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
+        for rule in game.init_rules:  # a world pack's one-time set-up
+            rule.apply(ctx, res)
+    else:
         run_actions(game, actions, res)
     run_step_rules(game, res)
     for agent in game.agents.values():

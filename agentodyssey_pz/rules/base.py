@@ -159,5 +159,16 @@ class BaseStepRule(ABC):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
 
+class BaseInitRule(ABC):
+    """Runs once per episode, after the world is built and before the bootstrap tick's step rules
+    (a world pack's way to set up its world: place things, seed `world_state` ...)."""
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+
+    @abstractmethod
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
+
+
 def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[int, str]:
     return (rule.priority, rule.name)

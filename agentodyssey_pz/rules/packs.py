@@ -23,7 +23,7 @@ from pathlib import Path
 import attrs
 
 from agentodyssey_pz.errors import RulePackError
-from agentodyssey_pz.rules.base import BaseActionRule, BaseStepRule, step_order_key
+from agentodyssey_pz.rules.base import BaseActionRule, BaseInitRule, BaseStepRule, step_order_key
 from agentodyssey_pz.rules.rewards import RewardFunction
 
 NAMESPACE_PREFIX = "_agentodyssey_pack_"
@@ -36,6 +36,7 @@ class RulePack:
     action_rules: tuple[type[BaseActionRule], ...]
     step_rules: tuple[type[BaseStepRule], ...]
     reward_functions: tuple[type[RewardFunction], ...]
+    init_rules: tuple[type[BaseInitRule], ...] = ()
 
 
 def _namespace(root: Path) -> str:
@@ -77,6 +78,7 @@ def load_pack(path: str | Path) -> RulePack:
     actions: list[type[BaseActionRule]] = []
     steps: list[type[BaseStepRule]] = []
     rewards: list[type[RewardFunction]] = []
+    inits: list[type[BaseInitRule]] = []
     for name in _module_names(root, namespace):
         try:
             module = sys.modules[name] if name in sys.modules else importlib.import_module(name)
@@ -85,7 +87,8 @@ def load_pack(path: str | Path) -> RulePack:
         actions += _concrete(module, BaseActionRule)
         steps += _concrete(module, BaseStepRule)
         rewards += _concrete(module, RewardFunction)
-    for cls in (*actions, *steps):
+        inits += _concrete(module, BaseInitRule)
+    for cls in (*actions, *steps, *inits):
         if not isinstance(getattr(cls, "name", None), str):
             raise RulePackError(f"rule pack {root}: {cls.__qualname__} has no `name` (make it abstract "
                                 "or give it one)")
@@ -97,6 +100,7 @@ def load_pack(path: str | Path) -> RulePack:
         action_rules=tuple(sorted(actions, key=lambda r: r.name)),
         step_rules=tuple(sorted(steps, key=step_order_key)),
         reward_functions=tuple(rewards),
+        init_rules=tuple(sorted(inits, key=lambda r: r.name)),
     )
 
 
@@ -114,15 +118,18 @@ class RuleSet:
     step_rules: tuple[type[BaseStepRule], ...]
     reward_function: type[RewardFunction] | None
     packs: tuple[str, ...]
+    init_rules: tuple[type[BaseInitRule], ...] = ()
 
 
 def combine(packs: Sequence[RulePack]) -> RuleSet:
     actions: dict[str, type[BaseActionRule]] = {}
     steps: dict[str, type[BaseStepRule]] = {}
     reward: type[RewardFunction] | None = None
+    inits: dict[str, type[BaseInitRule]] = {}
     for pack in packs:
         actions.update({r.name: r for r in pack.action_rules})
         steps.update({r.name: r for r in pack.step_rules})
+        inits.update({r.name: r for r in pack.init_rules})
         if pack.reward_functions:
             reward = pack.reward_functions[-1]
     return RuleSet(
@@ -130,6 +137,7 @@ def combine(packs: Sequence[RulePack]) -> RuleSet:
         step_rules=tuple(sorted(steps.values(), key=step_order_key)),
         reward_function=reward,
         packs=tuple(str(p.path) for p in packs),
+        init_rules=tuple(inits.values()),
     )
 
 
