@@ -67,6 +67,7 @@ class Game:
         )
         self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
         self.step_rules = [cls() for cls in self.rule_set.step_rules]
+        self.init_rules = [cls() for cls in self.rule_set.init_rules]
         if reward_function is None:
             if self.rule_set.reward_function is None:
                 raise ConfigError("reward_function: no rule pack provides one and none was given")
