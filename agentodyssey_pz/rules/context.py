@@ -26,6 +26,7 @@ class GameView(Protocol):
     config: Any  # the engine's GameConfig: read named fields, never mutate
     quests: Any  # quest data of the world pack (None when the world has none)
     tick_index: int  # ticks completed before this one (-1 during the bootstrap tick)
+    seed: int  # the episode seed (rules derive dedicated generators from it, e.g. guide names)
     world_state: dict[str, Any]
 
     def move_agent(self, agent: AgentState, area_id: str) -> None:
