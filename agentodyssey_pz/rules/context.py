@@ -8,7 +8,7 @@ generator held in the game state, so results depend only on the seed and the ord
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 import attrs
@@ -28,6 +28,8 @@ class GameView(Protocol):
     tick_index: int  # ticks completed before this one (-1 during the bootstrap tick)
     seed: int  # the episode seed (rules derive dedicated generators from it, e.g. guide names)
     world_state: dict[str, Any]
+    # `(world, seed) -> expansion spec` (world-synthesis 9); None disables world expansion.
+    expansion_generator: Callable[[World, int], Any] | None
 
     def move_agent(self, agent: AgentState, area_id: str) -> None:
         """Move an agent, keeping the per-area agent index right."""
