@@ -113,6 +113,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._weights = np.array([config.weights[c] for c in COMPONENTS], dtype=np.float64)
         self._episode_seeds: random.Random | None = None
         self._last: TickResult | None = None
+        self._options: dict[str, dict[int, Command]] = {}
         self.num_cycles = 0
 
     # ------------------------------------------------------------------ spaces and metadata
@@ -143,6 +144,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             episode_seed = None
         result = self.game.reset(episode_seed)
         self.encoder.reset()
+        self._options = {}
         self.agents = list(self.possible_agents)
         self.num_cycles = 0
         self._last = result
@@ -174,7 +176,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             index = int(action)
             if 0 <= index < len(self.catalogue):
-                return resolve_entry(self.game, agent, self.catalogue, index)
+                return resolve_entry(self.game, agent, self.catalogue, index, self._options.get(agent))
             return None  # out of range: an invalid command (the agent does nothing)
         if isinstance(action, np.ndarray) and action.shape == ():
             return self._command(agent, action.item())
@@ -183,7 +185,11 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     def _observe(self, agent: str, result: TickResult) -> dict[str, Any]:
         state = self.game.agents[agent]
         vector = self.encoder.encode(self.game, state, np.empty(self.layout.size, dtype=np.float32))
-        mask = action_mask(self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8))
+        options: dict[int, Command] = {}
+        mask = action_mask(
+            self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8), options
+        )
+        self._options[agent] = options  # the state is unchanged until the next step starts
         obs: dict[str, Any] = {"observation": vector, "action_mask": mask}
         if self._text_obs:
             text = tick_observation(

@@ -13,7 +13,7 @@ Entries and the verbs' parameter tuples meet through `key_of_params`: it maps a 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -106,6 +106,7 @@ class ActionCatalogue:
             (e.verb, e.target): i for i, e in enumerate(self.entries)
         }
         self.verbs = tuple(v for v in VERB_SHAPES if v in verb_phrases)
+        self._compile(definition)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -113,19 +114,46 @@ class ActionCatalogue:
     def key_of_params(self, world: World, verb: str, params: Sequence[str]) -> int | None:
         """The entry a concrete command belongs to, or None (e.g. amount other than 1, a container
         other than the inventory, a target the definition does not have)."""
-        shape = VERB_SHAPES.get(verb)
-        if shape is None:
+        key_of = self._key_of.get(verb)
+        return key_of(world, params) if key_of is not None else None
+
+    def _compile(self, definition: WorldDefinition) -> None:
+        """One small function per verb mapping parameters to an entry index. Definition names map
+        straight to indices; instance names (`bag_0`, `wolf_3`) go through the world's tables."""
+        self._key_of: dict[str, Callable[[World, Sequence[str]], int | None]] = {}
+        for verb in self.verbs:
+            shape = VERB_SHAPES[verb]
+            if shape["target"] == "none":
+                index = self.index[(verb, None)]
+                self._key_of[verb] = lambda world, params, index=index: index
+                continue
+            by_name = {
+                name: self.index[(verb, target)]
+                for target, name in _targets(shape["target"], definition)
+            }
+            self._key_of[verb] = _key_function(self, verb, shape, by_name)
+
+
+def _key_function(
+    catalogue: ActionCatalogue, verb: str, shape: dict[str, Any], by_name: dict[str, int]
+) -> Callable[[World, Sequence[str]], int | None]:
+    name_at, amount_at, container_at = shape["name"], shape.get("amount"), shape.get("container")
+    kind = shape["target"]
+    index = catalogue.index
+
+    def key_of(world: World, params: Sequence[str]) -> int | None:
+        if amount_at is not None and params[amount_at] != ONE:
             return None
-        if shape["target"] == "none":
-            return self.index.get((verb, None))
-        amount = shape.get("amount")
-        if amount is not None and params[amount] != ONE:
+        if container_at is not None and params[container_at] != INVENTORY:
             return None
-        container = shape.get("container")
-        if container is not None and params[container] != INVENTORY:
-            return None
-        target = _resolve_target(world, shape["target"], params[shape["name"]])
-        return self.index.get((verb, target)) if target is not None else None
+        name = params[name_at]
+        found = by_name.get(name)
+        if found is not None or kind == "area":
+            return found
+        target = _resolve_target(world, kind, name)  # an instance name
+        return index.get((verb, target)) if target is not None else None
+
+    return key_of
 
 
 def _resolve_target(world: World, kind: str, name: str) -> str | None:
@@ -136,4 +164,3 @@ def _resolve_target(world: World, kind: str, name: str) -> str | None:
         return world.npcs[npc_id].def_id if npc_id is not None else None
     oid = world.obj_name_to_id.get(name)
     return world.def_of(oid).id if oid is not None else None
-

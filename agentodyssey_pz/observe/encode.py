@@ -103,6 +103,9 @@ def _count(n: float, scale: float = COUNT_SCALE) -> float:
     return min(1.0, math.log1p(n) / math.log1p(scale))
 
 
+_COUNTS = [_count(n) for n in range(int(COUNT_SCALE) + 1)]  # counts at or above the scale read 1.0
+
+
 class VectorEncoder:
     """Writes observations into caller-owned float32 buffers."""
 
@@ -110,9 +113,11 @@ class VectorEncoder:
         self.layout = layout
         self.n_others = max(1, n_agents - 1)
         self._visited: dict[str, tuple[int, np.ndarray]] = {}
+        self._clock: tuple[int | None, tuple[float, float]] = (None, (0.0, 1.0))
 
     def reset(self) -> None:
         self._visited.clear()
+        self._clock = (None, (0.0, 1.0))
 
     def _visited_vector(self, agent: AgentState) -> np.ndarray:
         seen = len(agent.visited)
@@ -157,10 +162,17 @@ class VectorEncoder:
         others = len(game.agents_in(area_id)) - 1
         out[at["agents_here"]] = others / self.n_others
         self._progress(agent, out, at)
-        seconds = (game.time.hour * 3600 + game.time.minute * 60) / SECONDS_PER_DAY
-        out[at["time"]] = math.sin(2 * math.pi * seconds)
-        out[at["time"] + 1] = math.cos(2 * math.pi * seconds)
+        out[at["time"] : at["time"] + 2] = self._time_of_day(game)
         return out
+
+    def _time_of_day(self, game: Game) -> tuple[float, float]:
+        """(sin, cos) of the time of day; computed once per tick, shared by every agent."""
+        if self._clock[0] != game.tick_index:
+            moment = game.time
+            day = (moment.hour * 3600 + moment.minute * 60 + moment.second) / SECONDS_PER_DAY
+            angle = 2 * math.pi * day
+            self._clock = (game.tick_index, (math.sin(angle), math.cos(angle)))
+        return self._clock[1]
 
     def _self_stats(self, game: Game, agent: AgentState, out: np.ndarray, s: int) -> None:
         world = game.world
@@ -189,8 +201,9 @@ class VectorEncoder:
             i = index.get(def_of(oid).id)
             if i is not None:
                 totals[i] = totals.get(i, 0) + n
+        table, top = _COUNTS, len(_COUNTS) - 1
         for i, n in totals.items():
-            out[start + i] = _count(n)
+            out[start + i] = table[n] if n < top else 1.0
 
     def _npcs(self, game: Game, agent: AgentState, out: np.ndarray) -> None:
         lay, world = self.layout, game.world

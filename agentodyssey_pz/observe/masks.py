@@ -51,35 +51,65 @@ def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:
     return RuleContext(game, game.world, game.agents[agent_id], verb, (), game.tick_index)
 
 
-def action_mask(game: Game, agent_id: str, catalogue: ActionCatalogue, out: np.ndarray) -> np.ndarray:
+def action_mask(
+    game: Game,
+    agent_id: str,
+    catalogue: ActionCatalogue,
+    out: np.ndarray,
+    options: dict[int, Command] | None = None,
+) -> np.ndarray:
     """Fill `out` (int8, one slot per catalogue entry) with 1 where the entry would take effect now.
 
     Exact by construction: an entry is set only from a parameter tuple its verb's own
     `valid_params` produced (amounts "1", containers "inventory"), and execution resolves the entry
-    to that same tuple (`resolve_entry`)."""
+    to that same tuple. `options`, when given, receives entry -> that command, so executing a
+    discrete action in the same state needs no search (`resolve_entry` with the options)."""
     out.fill(0)
     rules = game.engine.rules
     world = game.world
+    agent = game.agents[agent_id]
     key_of = catalogue.key_of_params
+    valid = []
+    ctx = RuleContext(game, world, agent, "", (), game.tick_index)
     for verb in catalogue.verbs:
-        rule = rules[verb]
-        for params in rule.valid_params(_verb_context(game, agent_id, verb), all_amounts=False):
+        ctx.action = verb
+        for params in rules[verb].valid_params(ctx, all_amounts=False):
             index = key_of(world, verb, params)
             if index is not None:
-                out[index] = 1
+                valid.append(index)
+                if options is not None and index not in options:
+                    options[index] = Command(verb, tuple(params))
+    if valid:
+        out[valid] = 1
     return out
 
 
-def resolve_entry(game: Game, agent_id: str, catalogue: ActionCatalogue, index: int) -> Command:
+def resolve_entry(
+    game: Game,
+    agent_id: str,
+    catalogue: ActionCatalogue,
+    index: int,
+    options: dict[int, Command] | None = None,
+) -> Command:
     """The concrete command a catalogue entry means for this agent now.
 
-    The first parameter tuple of the verb's `valid_params` that maps to the entry; if the entry is
-    not possible now, its canonical form (definition names), which the rule refuses with feedback."""
+    The first parameter tuple of the verb's `valid_params` that maps to the entry (looked up in
+    `options` when the mask of this very state filled them); if the entry is not possible now, its
+    canonical form (definition names), which the rule refuses with feedback."""
+    if options is not None:
+        found = options.get(index)
+        return found if found is not None else canonical_command(game, catalogue, index)
     entry = catalogue.entries[index]
     rule = game.engine.rules[entry.verb]
     if entry.target is not None:
         for params in rule.valid_params(_verb_context(game, agent_id, entry.verb), all_amounts=False):
             if catalogue.key_of_params(game.world, entry.verb, params) == index:
                 return Command(entry.verb, tuple(params))
+    return canonical_command(game, catalogue, index)
+
+
+def canonical_command(game: Game, catalogue: ActionCatalogue, index: int) -> Command:
+    """An entry's command with definition names (what its label says)."""
+    entry = catalogue.entries[index]
     words = entry.label.split(" ")
-    return Command(entry.verb, tuple(words[len(rule.verb.split(" ")):]))
+    return Command(entry.verb, tuple(words[len(game.engine.rules[entry.verb].verb.split(" ")) :]))

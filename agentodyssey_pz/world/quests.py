@@ -42,6 +42,7 @@ CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     for kind, req, opt in (
         ("any_of", "conditions", ""),
         ("all_of", "conditions", ""),
+        ("not", "conditions", ""),
         ("event", "type", "npc objects category area payload"),
         ("in_area", "area", ""),
         ("in_area_with_npc", "npc", ""),
@@ -52,6 +53,7 @@ CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("writable_text_equals_in_inventory", "text", ""),
         ("boss_already_defeated", "boss", ""),
         ("has_any_of", "objects", ""),
+        ("holding", "objects", ""),
         ("equipped_any_of", "objects", ""),
         ("has_category", "category", ""),
         ("has_item_count", "object", "count"),

@@ -1,12 +1,478 @@
-"""Tutorial data (placeholder until the tutorial section lands)."""
+"""Tutorial data: the `tutorial` section of quest data - object roles, tutorial NPCs, the steps.
+
+Layer: world core. The tutorial teaches the verbs with ten object *roles* (spec step-rules 9.1):
+BAG, NOTE, COIN, PEN, LOG, BAR, BENCH, FURNACE, BLANK and KEY. A section may name any of them in
+`roles`; every role it leaves out is inferred from the world's objects by structure (first match in
+definition order):
+
+    bag      a container of level 1
+    note     a writable one can write on whose recipe needs no station
+    coin     the currency
+    pen      a tool of usage `write`
+    log      the cheapest level-1 raw material a merchant pays for (value >= MIN_LOG_VALUE)
+    key      `obj_key` (the spec's well-known id), else the first object of usage `unlock`
+    blank    the key's ingredient          bar      the blank's ingredient
+    bench    the key's station (else the blank's)   furnace  the bar's station
+
+A role that is neither given nor inferable, or that cannot play its part (a key needing two
+blanks, a blank needing a station the tutorial never puts down ...) is an error with its JSON path.
+
+Steps hold an instruction template, setups (spec 9.4) and completion conditions written with the
+quest condition kinds. Object parameters may name a role as `$bag`; they are resolved here, once
+per world. Everything else that starts with `$` is resolved per agent when the tutorial runs:
+`$<role>`, `$<role>_name`, `$<role>_value`, `$bag_instance` / `$note_instance` (the agent's own
+instances, named `$bag_name` / `$note_name`), `$merchant` / `$raider` (+ `_name`), `$spawn`,
+`$spawn_name` and `$room`. Texts use the same names as `{bag_name}`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import attrs
+from cattrs.gen import make_dict_structure_fn
+
 from agentodyssey_pz.errors import Problems
-from agentodyssey_pz.world.schema import WorldDefinition
+from agentodyssey_pz.world.quests import (
+    QUEST_CONVERTER,
+    VARIABLE,
+    Condition,
+    check_condition,
+)
+from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
+
+ROLES = ("bag", "note", "coin", "pen", "log", "bar", "bench", "furnace", "blank", "key")
+INSTANCE_ROLES = ("bag", "note")  # every agent gets its own instance of these
+NPC_ROLES = ("merchant", "raider")
+WELL_KNOWN_KEY = "obj_key"  # spec world-definition 7: the id the base rules know as the key
+UNLOCK_USAGE, WRITE_USAGE = "unlock", "write"
+MERCHANT_ROLE = "merchant"
+# The base merchants pay floor(value / 2): a cheaper LOG could be bought but never sold (step 21).
+MIN_LOG_VALUE = 2
+# Setup kinds (spec 9.4) -> (required parameters, optional parameters).
+SETUP_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(req.split()), frozenset(opt.split()))
+    for kind, req, opt in (
+        ("instance_on_ground", "role", ""),  # my BAG/NOTE on the floor unless I have it
+        ("give_if_lacking", "objects", ""),  # n units, unless I have some or some lie here
+        ("give_up_to", "objects", ""),  # top the floor up to (need - what I carry)
+        ("ground_at_least", "objects", ""),  # at least n units on the floor
+        ("ensure_npc", "npc", "stock"),  # once per step: my merchant/raider, stock added
+        ("lock_exit", "", ""),  # my exit is locked with the KEY
+    )
+}
+INFERRED_FROM = {"blank": ("key",), "bar": ("blank",), "bench": ("key",), "furnace": ("bar",)}
+RUN_VARIABLES = ("step", "steps", "instruction", "items")  # filled in by the rule's texts
 
 
-def load_section(raw: Any, definition: WorldDefinition, path: str, problems: Problems) -> Any:
-    return None
+@attrs.frozen
+class SetupDef:
+    kind: str
+    role: str | None = None
+    objects: dict[str, Any] = attrs.field(factory=dict)  # object id -> count (int or $variable)
+    npc: str | None = None
+    stock: dict[str, int] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class TutorialStep:
+    id: str
+    instruction: str
+    hint: str = ""  # label of the step for the dependency tracker (`dep_tracker_hint`)
+    setup: tuple[SetupDef, ...] = ()
+    done_all: tuple[Condition, ...] | None = None
+    done_any: tuple[Condition, ...] | None = None
+
+
+@attrs.frozen
+class TutorialNpc:
+    """How the tutorial sets up one of its NPCs (built from the prototype `npc`)."""
+
+    npc: str
+    coins: int = 0
+    hp: int | None = None
+    attack: int | None = None
+    description: str = ""
+    dialogue: str = ""
+
+
+@attrs.frozen
+class TutorialTexts:
+    intro: str
+    instruction: str
+    step_done: str
+    warning: str
+    completed: str
+    left_early: str
+    taken_back: str
+
+
+@attrs.frozen
+class TutorialDef:
+    merchant: TutorialNpc
+    raider: TutorialNpc
+    texts: TutorialTexts
+    steps: tuple[TutorialStep, ...]
+    place_name: str = "Tutorial"
+    room_name: str = "room"
+    roles: dict[str, str] = attrs.field(factory=dict)  # after loading: every role -> object id
+    npcs: tuple[NpcDef, ...] = ()
+    objects: tuple[ObjectDef, ...] = ()
+    undistributable: tuple[str, ...] = ()
+
+
+def _make_converter() -> Any:
+    converter = QUEST_CONVERTER.copy()
+    for cls in (SetupDef, TutorialStep, TutorialNpc, TutorialTexts, TutorialDef):
+        converter.register_structure_hook(
+            cls, make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
+        )
+    return converter
+
+
+TUTORIAL_CONVERTER = _make_converter()
+
+
+# ---------------------------------------------------------------------------- loading
+def load_section(
+    raw: Any, definition: WorldDefinition, path: str, problems: Problems
+) -> TutorialDef | None:
+    """Structure and check a tutorial section against its world; None (with problems) on error."""
+    from agentodyssey_pz.world.validate import structure_record
+
+    section = structure_record(raw, TutorialDef, path, problems, TUTORIAL_CONVERTER)
+    if section is None:
+        return None
+    objects = {o.id: o for o in (*definition.entities.objects, *section.objects)}
+    npcs = {n.id: n for n in (*definition.entities.npcs, *section.npcs)}
+    errors_before = len(problems.errors)
+    roles = resolve_roles(objects, section.roles, f"{path}.roles", problems)
+    _check_npcs(section, npcs, path, problems)
+    for i, oid in enumerate(section.undistributable):
+        if oid not in objects:
+            problems.error(f"{path}.undistributable[{i}]", f"unknown object '{oid}'")
+    if roles is None:
+        return None
+    names = _Names(
+        objects=set(objects),
+        npcs=set(npcs),
+        variables=run_variable_kinds(),
+        areas={a.id for _, a in definition.iter_areas()},
+    )
+    _check_texts(section.texts, names, f"{path}.texts", problems)
+    if not section.steps:
+        problems.error(f"{path}.steps", "the tutorial needs at least one step")
+    steps = tuple(
+        _load_step(step, roles, names, f"{path}.steps[{i}]", problems)
+        for i, step in enumerate(section.steps)
+    )
+    _check_unique_ids(section.steps, f"{path}.steps", problems)
+    if len(problems.errors) > errors_before:
+        return None
+    return attrs.evolve(section, roles=roles, steps=steps)
+
+
+@attrs.define
+class _Names:
+    """What the data may refer to (duck-types the scope `quests.check_condition` reads)."""
+
+    objects: set[str]
+    npcs: set[str]
+    variables: dict[str, str]
+    areas: set[str] = attrs.Factory(set)
+    bosses: set[str] = attrs.Factory(set)
+    stages: set[str] = attrs.Factory(set)
+
+
+def run_variable_kinds() -> dict[str, str]:
+    """Every `$name` a step may use, with its kind (as quest scopes name kinds)."""
+    kinds = {"spawn": "area", "room": "area", "spawn_name": "value"}
+    for role in ROLES:
+        kinds.update({role: "object", f"{role}_name": "value", f"{role}_value": "value"})
+    for role in INSTANCE_ROLES:
+        kinds[f"{role}_instance"] = "value"
+    for role in NPC_ROLES:
+        kinds.update({role: "npc", f"{role}_name": "value"})
+    return kinds
+
+
+def _check_npcs(
+    section: TutorialDef, npcs: dict[str, NpcDef], path: str, problems: Problems
+) -> None:
+    for field, enemy in (("merchant", False), ("raider", True)):
+        proto = npcs.get(getattr(section, field).npc)
+        where = f"{path}.{field}.npc"
+        if proto is None:
+            problems.error(where, f"unknown NPC '{getattr(section, field).npc}'")
+        elif proto.enemy != enemy:
+            problems.error(where, f"the {field} must {'' if enemy else 'not '}be an enemy")
+        elif field == "merchant" and proto.role != MERCHANT_ROLE:
+            problems.error(
+                where, f"the merchant's role must be '{MERCHANT_ROLE}', not '{proto.role}'"
+            )
+        elif proto.unique:
+            problems.error(where, f"the {field} must not be unique: every agent meets its own")
+
+
+def _check_texts(texts: TutorialTexts, names: _Names, path: str, problems: Problems) -> None:
+    for field in attrs.fields(TutorialTexts):
+        _check_template(getattr(texts, field.name), names, f"{path}.{field.name}", problems)
+
+
+def _check_template(text: str, names: _Names, path: str, problems: Problems) -> None:
+    for name in VARIABLE.findall(text):
+        if name not in names.variables and name not in RUN_VARIABLES:
+            problems.error(path, f"unknown variable '{{{name}}}' in text")
+
+
+def _check_unique_ids(steps: tuple[TutorialStep, ...], path: str, problems: Problems) -> None:
+    seen: dict[str, int] = {}
+    for i, step in enumerate(steps):
+        if step.id in seen:
+            problems.error(
+                f"{path}[{i}].id", f"duplicate step id '{step.id}' (first at [{seen[step.id]}])"
+            )
+        seen.setdefault(step.id, i)
+
+
+# ---------------------------------------------------------------------------- steps
+def _load_step(
+    step: TutorialStep, roles: dict[str, str], names: _Names, path: str, problems: Problems
+) -> TutorialStep:
+    _check_template(step.instruction, names, f"{path}.instruction", problems)
+    if step.done_all is None and not step.done_any:
+        problems.error(path, "a step needs done_all or done_any")
+    conditions: dict[str, tuple[Condition, ...] | None] = {}
+    for field in ("done_all", "done_any"):
+        given = getattr(step, field)
+        if given is None:
+            conditions[field] = None
+            continue
+        resolved = tuple(_resolve_condition(c, roles) for c in given)
+        for i, cond in enumerate(resolved):
+            check_condition(cond, names, f"{path}.{field}[{i}]", problems)
+            _check_payloads(cond, names, f"{path}.{field}[{i}]", problems)
+        conditions[field] = resolved
+    setup = tuple(
+        _load_setup(s, roles, names, f"{path}.setup[{i}]", problems)
+        for i, s in enumerate(step.setup)
+    )
+    return attrs.evolve(step, setup=setup, **conditions)
+
+
+def _role_id(value: Any, roles: dict[str, str]) -> Any:
+    """`$bag` -> the bag's object id; anything else unchanged."""
+    if isinstance(value, str) and value.startswith("$") and value[1:] in roles:
+        return roles[value[1:]]
+    return value
+
+
+def _resolve_condition(cond: Condition, roles: dict[str, str]) -> Condition:
+    params = dict(cond.params)
+    if isinstance(params.get("objects"), list):
+        params["objects"] = [_role_id(v, roles) for v in params["objects"]]
+    if "object" in params:
+        params["object"] = _role_id(params["object"], roles)
+    nested = tuple(_resolve_condition(c, roles) for c in cond.conditions)
+    return Condition(cond.kind, params, nested)
+
+
+def _check_payloads(cond: Condition, names: _Names, path: str, problems: Problems) -> None:
+    payload = cond.params.get("payload")
+    for key, value in payload.items() if isinstance(payload, dict) else ():
+        if isinstance(value, str) and value.startswith("$") and value[1:] not in names.variables:
+            problems.error(f"{path}.payload.{key}", f"unknown variable '{value}'")
+    for i, nested in enumerate(cond.conditions):
+        _check_payloads(nested, names, f"{path}.conditions[{i}]", problems)
+
+
+def _load_setup(
+    setup: SetupDef, roles: dict[str, str], names: _Names, path: str, problems: Problems
+) -> SetupDef:
+    spec = SETUP_KINDS.get(setup.kind)
+    if spec is None:
+        problems.error(
+            f"{path}.kind", f"unknown setup kind '{setup.kind}' (one of {', '.join(SETUP_KINDS)})"
+        )
+        return setup
+    required, optional = spec
+    present = {f for f in ("role", "npc") if getattr(setup, f) is not None}
+    present |= {f for f in ("objects", "stock") if getattr(setup, f)}
+    for missing in sorted(required - present):
+        problems.error(f"{path}.{missing}", f"'{setup.kind}' needs '{missing}'")
+    for extra in sorted(present - required - optional):
+        problems.error(f"{path}.{extra}", f"'{setup.kind}' has no parameter '{extra}'")
+    if setup.role is not None and setup.role not in INSTANCE_ROLES:
+        problems.error(
+            f"{path}.role", f"expected one of {', '.join(INSTANCE_ROLES)}, got '{setup.role}'"
+        )
+    if setup.npc is not None and setup.npc not in NPC_ROLES:
+        problems.error(f"{path}.npc", f"expected one of {', '.join(NPC_ROLES)}, got '{setup.npc}'")
+    objects = _resolve_counts(setup.objects, roles, names, f"{path}.objects", problems)
+    stock = _resolve_counts(setup.stock, roles, names, f"{path}.stock", problems)
+    return attrs.evolve(setup, objects=objects, stock=stock)
+
+
+def _resolve_counts(
+    counts: dict[str, Any], roles: dict[str, str], names: _Names, path: str, problems: Problems
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, count in counts.items():
+        oid = _role_id(key, roles)
+        if oid not in names.objects:
+            problems.error(f"{path}.{key}", f"unknown object '{key}'")
+        if isinstance(count, str) and count.startswith("$"):
+            if names.variables.get(count[1:]) != "value":
+                problems.error(f"{path}.{key}", f"'{count}' is not a number variable")
+        elif type(count) is not int or count <= 0:
+            problems.error(f"{path}.{key}", f"expected a positive whole number, got {count!r}")
+        out[oid] = count
+    return out
+
+
+# ---------------------------------------------------------------------------- roles
+def resolve_roles(
+    objects: dict[str, ObjectDef], given: dict[str, str], path: str, problems: Problems
+) -> dict[str, str] | None:
+    """Every role -> object id: the given ones (checked), the rest inferred; None on any error."""
+    roles: dict[str, str] = {}
+    failed = False
+    for role in given:
+        if role not in ROLES:
+            problems.error(f"{path}.{role}", f"unknown role (expected {', '.join(ROLES)})")
+            failed = True
+    for role in ("coin", "bag", "note", "pen", "log", "key", "blank", "bar", "bench", "furnace"):
+        if any(source not in roles for source in INFERRED_FROM.get(role, ())) and role not in given:
+            failed = True  # the role it is inferred from failed and was reported
+            continue
+        if role in given:
+            oid = given[role]
+            reason = "unknown object" if oid not in objects else _unfit(role, objects[oid])
+            if reason:
+                problems.error(f"{path}.{role}", f"'{oid}' cannot be the {role}: {reason}")
+                failed = True
+                continue
+        else:
+            oid, reason = _infer(role, objects, roles)
+            if oid is None:
+                problems.error(
+                    f"{path}.{role}", f"no {role} given and none can be inferred: {reason}"
+                )
+                failed = True
+                continue
+        roles[role] = oid
+    if not failed:
+        failed = not _check_recipes(roles, objects, path, problems)
+    return None if failed else roles
+
+
+def _first(objects: dict[str, ObjectDef], test: Any) -> str | None:
+    return next((o.id for o in objects.values() if test(o)), None)
+
+
+def _first_station(obj: ObjectDef | None, objects: dict[str, ObjectDef]) -> str | None:
+    if obj is None:
+        return None
+    return next((d for d in obj.craft.dependencies if d in objects and objects[d].is_station), None)
+
+
+def _is_log(o: ObjectDef) -> bool:
+    return (
+        o.category == "material"
+        and not o.craft.ingredients
+        and o.level == 1
+        and not o.quest
+        and o.value is not None
+        and o.value >= MIN_LOG_VALUE
+    )
+
+
+def _infer(
+    role: str, objects: dict[str, ObjectDef], roles: dict[str, str]
+) -> tuple[str | None, str]:
+    """(object id, "") or (None, why not)."""
+
+    def ingredient(of: str) -> str | None:
+        obj = objects.get(roles.get(of, ""))
+        return next(iter(obj.craft.ingredients), None) if obj is not None else None
+
+    if role == "bag":
+        return _first(
+            objects, lambda o: o.is_container and o.level == 1
+        ), "the world has no container of level 1"
+    if role == "note":
+        found = _first(objects, lambda o: _is_note(o) and not o.craft.dependencies)
+        return found, "the world has no writable (with room to write) whose recipe needs no station"
+    if role == "coin":
+        return _first(objects, lambda o: o.is_currency), "the world has no currency"
+    if role == "pen":
+        return _first(
+            objects, lambda o: o.usage == WRITE_USAGE
+        ), f"the world has no object of usage '{WRITE_USAGE}'"
+    if role == "log":
+        logs = sorted((o for o in objects.values() if _is_log(o)), key=lambda o: o.value or 0)
+        return (logs[0].id if logs else None), (
+            f"the world has no level-1 raw material worth at least {MIN_LOG_VALUE}"
+        )
+    if role == "key":
+        found = WELL_KNOWN_KEY if WELL_KNOWN_KEY in objects else None
+        found = found or _first(objects, lambda o: o.usage == UNLOCK_USAGE)
+        return found, f"the world has no '{WELL_KNOWN_KEY}' and no object of usage '{UNLOCK_USAGE}'"
+    if role in ("blank", "bar"):
+        source = {"blank": "key", "bar": "blank"}[role]
+        return ingredient(source), f"the {source} '{roles[source]}' has no recipe"
+    if role == "bench":
+        key, blank = objects[roles["key"]], objects.get(roles.get("blank", ""))
+        found = _first_station(key, objects) or _first_station(blank, objects)
+        return found, f"neither the key '{key.id}' nor the blank is crafted at a station"
+    found = _first_station(objects.get(roles["bar"]), objects)
+    return found, f"the bar '{roles['bar']}' is crafted at no station"
+
+
+def _is_note(o: ObjectDef) -> bool:
+    return o.is_writable and not o.is_prewritten and o.text_limit > len(o.text)
+
+
+def _unfit(role: str, obj: ObjectDef) -> str:
+    """Why an object given for a role cannot play it ("" if it can)."""
+    checks = {
+        "bag": (obj.is_container, "it is not a container"),
+        "note": (_is_note(obj), "it is not a writable with room to write on"),
+        "coin": (obj.is_currency, "it is not a currency"),
+        "pen": (obj.usage == WRITE_USAGE, f"its usage is not '{WRITE_USAGE}'"),
+        "log": (
+            obj.value is not None and obj.value >= MIN_LOG_VALUE,
+            f"it must be worth at least {MIN_LOG_VALUE} (bought, then sold)",
+        ),
+        "bench": (obj.is_station, "it is not a station"),
+        "furnace": (obj.is_station, "it is not a station"),
+    }
+    ok, reason = checks.get(role, (True, ""))
+    return "" if ok else reason
+
+
+def _check_recipes(
+    roles: dict[str, str], objects: dict[str, ObjectDef], path: str, problems: Problems
+) -> bool:
+    """The crafting chain the steps walk: KEY <- 1 BLANK <- up to 1 BAR, at BENCH/FURNACE."""
+    ok = True
+    stations = {roles["bench"], roles["furnace"]}
+    for product, part in (("key", "blank"), ("blank", "bar")):
+        recipe = objects[roles[product]].craft
+        if set(recipe.ingredients) != {roles[part]} or recipe.ingredients[roles[part]] > 1:
+            problems.error(
+                f"{path}.{product}",
+                f"the {product} '{roles[product]}' must be crafted from at most 1 {part} "
+                f"('{roles[part]}') and nothing else, got {dict(recipe.ingredients)}",
+            )
+            ok = False
+        missing = [d for d in recipe.dependencies if d not in stations]
+        if missing:
+            problems.error(
+                f"{path}.{product}",
+                f"the {product} '{roles[product]}' needs {', '.join(missing)}, which the tutorial "
+                f"never puts down (it places the bench '{roles['bench']}' and the furnace "
+                f"'{roles['furnace']}')",
+            )
+            ok = False
+    return ok

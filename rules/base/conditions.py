@@ -53,15 +53,23 @@ def _all_of(c: Condition, s: QuestScope) -> bool:
     return all(holds(n, s) for n in c.conditions)
 
 
+def _not(c: Condition, s: QuestScope) -> bool:
+    """None of the nested conditions holds."""
+    return not any(holds(n, s) for n in c.conditions)
+
+
 def _event(c: Condition, s: QuestScope) -> bool:
     params = c.params
     npc = s.resolve(params["npc"]) if "npc" in params else None
     wanted = set(params.get("objects", ()))
     category, area = params.get("category"), s.resolve(params.get("area"))
+    payload = {k: s.resolve(v) for k, v in params.get("payload", {}).items()}
     def_of = s.world.find_def
     for event in s.events(params["type"]):
         data = event.data
         if npc is not None and data.get("npc_id") != npc:
+            continue
+        if any(data.get(k) != v for k, v in payload.items()):
             continue
         if area is not None and data.get("area_id") != area:
             continue
@@ -127,6 +135,13 @@ def _has_any_of(c: Condition, s: QuestScope) -> bool:
     return any(have.get(oid, 0) > 0 for oid in c.params["objects"])
 
 
+def _holding(c: Condition, s: QuestScope) -> bool:
+    """Something in the agent's hands is (an instance of) one of the listed definitions."""
+    def_of = s.world.def_of
+    wanted = set(c.params["objects"])
+    return any(def_of(oid).id in wanted for oid in s.agent.hands)
+
+
 def _equipped_any_of(c: Condition, s: QuestScope) -> bool:
     def_of = s.world.def_of
     wanted = set(c.params["objects"])
@@ -177,6 +192,7 @@ def _stage_completed(c: Condition, s: QuestScope) -> bool:
 CHECKS: dict[str, Callable[[Condition, QuestScope], bool]] = {
     "any_of": _any_of,
     "all_of": _all_of,
+    "not": _not,
     "event": _event,
     "in_area": _in_area,
     "in_area_with_npc": _in_area_with_npc,
@@ -187,6 +203,7 @@ CHECKS: dict[str, Callable[[Condition, QuestScope], bool]] = {
     "writable_text_equals_in_inventory": _paper_carried,
     "boss_already_defeated": _boss_defeated,
     "has_any_of": _has_any_of,
+    "holding": _holding,
     "equipped_any_of": _equipped_any_of,
     "has_category": _has_category,
     "has_item_count": _has_item_count,
