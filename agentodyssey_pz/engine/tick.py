@@ -46,8 +46,9 @@ def resolve_command(game: Game, action: Any) -> Command | ParseFailure:
 
 
 def record_visit(game: Game, agent: AgentState) -> None:
-    if agent.area_id not in agent.visited and not game.in_tutorial_room(agent):
-        agent.visited[agent.area_id] = None
+    area_id = agent.area_id
+    if area_id not in agent.visited and not game.in_tutorial_room(agent):
+        agent.visited[area_id] = None
 
 
 def run_actions(game: Game, actions: Mapping[str, Any], res: RuleResult) -> None:
@@ -106,6 +107,8 @@ def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False)
     else:
         rewards = game.reward_function.compute(game, before, res)
         for aid, breakdown in rewards.items():
+            if breakdown.is_zero:
+                continue
             game.scores[aid].add(breakdown)
             if breakdown.xp_total:
                 gain_experience(game, game.agents[aid], breakdown.xp_total, res)

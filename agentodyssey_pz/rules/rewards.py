@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -73,17 +73,27 @@ class RewardBreakdown:
 
     def add(self, other: RewardBreakdown) -> None:
         """Accumulate another breakdown into this one (the totals are linear, so they add too)."""
-        for name in COMPONENTS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.exploration += other.exploration
+        self.craft += other.craft
+        self.kill += other.kill
+        self.unique_kill += other.unique_kill
+        self.trade += other.trade
+        self.quest += other.quest
+        self.side_quest += other.side_quest
+        self.death += other.death
 
     @property
     def is_zero(self) -> bool:
-        return not any(getattr(self, name) for name in COMPONENTS)
+        return not (
+            self.exploration or self.craft or self.kill or self.unique_kill or self.trade
+            or self.quest or self.side_quest or self.death
+        )
 
 
-@attrs.frozen(slots=True)
-class ProgressSnapshot:
-    """The tracked progress of one agent at the start of a tick (what rewards are diffed against)."""
+class ProgressSnapshot(NamedTuple):
+    """The tracked progress of one agent at the start of a tick (what rewards are diffed against).
+
+    A named tuple: one is made per agent per tick, so it must be cheap."""
 
     visited: int
     kills: int

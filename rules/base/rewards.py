@@ -32,7 +32,7 @@ class DefaultRewardFunction(RewardFunction):
                 craft=max(0, len(agent.crafted) - prev.crafted_kinds),
                 trade=max(0, len(agent.traded) - prev.traded_kinds),
             )
-            for event in res.events_of(agent_id):
+            for event in res.by_agent.get(agent_id, ()):
                 kind = event.type
                 if kind == AGENT_DIED:
                     breakdown.death += 1

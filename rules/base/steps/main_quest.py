@@ -89,11 +89,14 @@ class QuestRun:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
+        self._variables: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- text and variables
     @property
     def variables(self) -> dict[str, Any]:
-        return {**self.state["vars"], "guide": self.progress.get("guide")}
+        if self._variables is None or self._variables.get("guide") != self.progress.get("guide"):
+            self._variables = {**self.state["vars"], "guide": self.progress.get("guide")}
+        return self._variables
 
     def render(self, text: str) -> str:
         values = self.variables
@@ -147,6 +150,8 @@ class QuestRun:
         visited = self.progress["visited"]
         if self.agent.area_id not in visited:
             visited.append(self.agent.area_id)
+        if self.agent.id not in self.res.by_agent:
+            return
         drops = self.progress["drops"]
         for event in self.res.events_of(self.agent.id, "object_dropped"):
             drops.append([self.world.def_of(event.data["obj_id"]).id, event.data["area_id"]])
@@ -192,7 +197,7 @@ class QuestRun:
             self.next_chapter()
             return
         stage = chapter.stages[index]
-        self.guide().dialogue = self.objective_text(stage)
+        # The guide's dialogue is written when the stage starts (enter_stage), not every tick.
         if not stage_done(stage.done_all, stage.done_any, self.scope()):
             return
         self.finish_stage(stage, {"chapter": self.progress["chapter"], "stage": index + 1}, linear=True)

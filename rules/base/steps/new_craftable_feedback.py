@@ -1,7 +1,7 @@
 """New-craftable feedback: the first time an agent carries an ingredient, say what it can make.
 
 Rule pack `base`; spec step-rules.md section 4. "Carries" = hands, equipped items, the inventory and
-containers held in hand (`possession`); the ground does not count. Every newly carried definition
+containers held in hand (as `possession` counts them); the ground does not count. Every newly carried definition
 id joins `agent.acquired`, ingredient or not.
 
 Fixed reference quirks (spec section 4): feedback and the `new_crafting_recipe_seen` event come only
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import possession
+from agentodyssey_pz.world.agents import carried_stores
 from agentodyssey_pz.world.world import World
 
 KEY = "new_craftable.uses"  # feedback key of the one line per new ingredient
@@ -43,13 +43,21 @@ class NewCraftableFeedback(BaseStepRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
         show_recipes = world.definition.features.show_crafting_recipes
+        def_of = world.def_of
         for agent in game.agents.values():
             if not agent.tutorial_passed or game.in_tutorial_room(agent):
                 continue
             acquired = agent.acquired
-            new = sorted(did for did in possession(world, agent) if did not in acquired)
-            if not new:
+            fresh: set[str] = set()
+            for store in (agent.equipped, *carried_stores(world, agent)):
+                for oid in store:
+                    if oid not in acquired:  # plain objects: the id is the definition id
+                        did = def_of(oid).id
+                        if did not in acquired:
+                            fresh.add(did)
+            if not fresh:
                 continue
+            new = sorted(fresh)
             for did in new:
                 acquired[did] = None
                 products = world.products_of.get(did)
