@@ -111,6 +111,20 @@ class ActionCatalogue:
     def __len__(self) -> int:
         return len(self.entries)
 
+    def keys_of_params(
+        self, world: World, verb: str, params_list: Sequence[Sequence[str]]
+    ) -> list[tuple[int, Sequence[str]]]:
+        """(entry index, params) for every tuple that belongs to an entry, in order."""
+        key_of = self._key_of.get(verb)
+        if key_of is None:
+            return []
+        out = []
+        for params in params_list:
+            index = key_of(world, params)
+            if index is not None:
+                out.append((index, params))
+        return out
+
     def key_of_params(self, world: World, verb: str, params: Sequence[str]) -> int | None:
         """The entry a concrete command belongs to, or None (e.g. amount other than 1, a container
         other than the inventory, a target the definition does not have)."""

@@ -68,17 +68,18 @@ def action_mask(
     rules = game.engine.rules
     world = game.world
     agent = game.agents[agent_id]
-    key_of = catalogue.key_of_params
-    valid = []
+    keys_of = catalogue.keys_of_params
+    valid: list[int] = []
     ctx = RuleContext(game, world, agent, "", (), game.tick_index)
     for verb in catalogue.verbs:
         ctx.action = verb
-        for params in rules[verb].valid_params(ctx, all_amounts=False):
-            index = key_of(world, verb, params)
-            if index is not None:
-                valid.append(index)
-                if options is not None and index not in options:
-                    options[index] = Command(verb, tuple(params))
+        params_list = rules[verb].valid_params(ctx, all_amounts=False)
+        if not params_list:
+            continue
+        for index, params in keys_of(world, verb, params_list):
+            valid.append(index)
+            if options is not None and index not in options:
+                options[index] = Command(verb, tuple(params))
     if valid:
         out[valid] = 1
     return out

@@ -82,6 +82,21 @@ def times_possible(q: float, have: float) -> int:
     return math.floor(round(have / q, FRACTION_DIGITS))
 
 
+def _enough_for_one(
+    recipe: Mapping[str, float], counts: Mapping[str, int], credit: Mapping[str, float]
+) -> bool:
+    """A quick, safe pre-check for `possible_amount(...) >= 1` (it never rejects a recipe that
+    `times_possible` would accept: the margin is wider than its rounding)."""
+    positive = False
+    for ing, q in recipe.items():
+        if q <= 0:
+            continue
+        positive = True
+        if counts.get(ing, 0) + credit.get(ing, 0.0) < q * (1 - 1e-9):
+            return False
+    return positive
+
+
 def possible_amount(
     recipe: Mapping[str, float], counts: Mapping[str, int], credit: Mapping[str, float]
 ) -> int:

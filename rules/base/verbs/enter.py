@@ -94,14 +94,19 @@ class Enter(BaseActionRule):
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         agent, world = ctx.actor, ctx.world
-        if blocking_enemies(world, agent):
+        if agent.combats and blocking_enemies(world, agent):
             return []
+        areas, me = world.areas, agent.id
+        seen: set[str] = set()
         out = []
-        for neighbor in world.graph.visible_neighbors(agent.area_id, agent.id):
-            name = world.areas[neighbor].name
-            if find_neighbor(world, agent.area_id, name, agent.id) != neighbor:
+        for neighbor, path in world.graph.neighbors(agent.area_id).items():
+            owner = path[OWNER]
+            if owner is not None and owner != me:
+                continue
+            name = areas[neighbor].name
+            if name in seen:
                 continue  # a same-named neighbour earlier in path order shadows this one
-            path = world.graph.path(agent.area_id, neighbor)
+            seen.add(name)
             if path[LOCKED] and opener_in_hand(world, agent, path[KEY]) is None:
                 continue
             out.append((name,))
