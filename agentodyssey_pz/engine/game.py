@@ -84,6 +84,7 @@ class Game:
         # The definition the world is built from: the world's plus its quests' NPCs and objects.
         self.definition: WorldDefinition = inject(self.pack.definition, self.quests)
         self.tracker: Any = None
+        self.recorder: Any = None  # a checkpoint writer told of every tick (checkpoint.store)
         self._started = False
 
     # ------------------------------------------------------------------ episode
@@ -122,7 +123,71 @@ class Game:
         unknown = [a for a in actions if a not in self.agents]
         if unknown:
             raise KeyError(f"unknown agent ids {unknown}; this game's agents are {list(self.agent_ids)}")
-        return run_tick(self, actions)
+        result = run_tick(self, actions)
+        if self.recorder is not None:
+            self.recorder.record(actions, result)
+        return result
+
+    def install_state(
+        self,
+        *,
+        world: World,
+        agents: dict[str, AgentState],
+        rng: random.Random,
+        seed: int,
+        tick_index: int,
+        terminated: bool,
+        world_state: dict[str, Any],
+        scores: dict[str, RewardBreakdown],
+    ) -> None:
+        """Adopt a complete saved state (see engine.snapshot); rules then continue from it."""
+        self.world, self.agents, self.rng = world, agents, rng
+        self.seed, self.tick_index, self.terminated = seed, tick_index, terminated
+        self.world_state, self.scores = world_state, scores
+        self._by_area = {}
+        for agent in self.agents.values():
+            self._by_area.setdefault(agent.area_id, {})[agent.id] = None
+        for rule in self.step_rules:
+            rule.reset(self)  # drop caches built for another world object
+        self._started = True
+
+    # ------------------------------------------------------------------ checkpoints
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the whole state to one JSON file, atomically."""
+        from agentodyssey_pz.engine.snapshot import save
+
+        save(self, path)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        world: str | os.PathLike[str] | WorldDefinition | WorldPack | None = None,
+        *,
+        rule_packs: Sequence[str] = (),
+        reward_function: RewardFunction | None = None,
+    ) -> Game:
+        """A game continuing exactly where `save` left it.
+
+        A bundled or procedural world is rebuilt from its name; any other world from the
+        definition inside the snapshot. A world with its own rule pack, or a game with extra rule
+        packs, needs them named again here (code is never loaded from a path read from a file)."""
+        from agentodyssey_pz.engine.snapshot import config_of, read_snapshot, restore, trusted_world
+
+        data = read_snapshot(path)
+        config = config_of(data)
+        if tuple(config.rule_packs) != tuple(rule_packs):
+            from agentodyssey_pz.errors import CheckpointError
+
+            raise CheckpointError(
+                f"{path}: saved with extra rule packs {list(config.rule_packs)}; pass the same "
+                "folders as rule_packs= to load it"
+            )
+        if world is None:
+            world = trusted_world(data, str(path))
+        game = cls(world, data["agent_ids"], config, reward_function)
+        restore(game, data, source=str(path))
+        return game
 
     def _new_agent(self, agent_id: str) -> AgentState:
         cfg = self.config

@@ -21,13 +21,16 @@ if TYPE_CHECKING:
 _CONVERTER = cattrs.Converter()
 
 
-def game_state_data(game: Game) -> dict[str, Any]:
+def game_state_data(game: Game, *, include_definition: bool = True) -> dict[str, Any]:
+    """Everything that changes during play (and, by default, the world's definition too)."""
+    from agentodyssey_pz.world.serialize import world_to_data
+
     return {
         "tick_index": game.tick_index,
         "seed": game.seed,
         "terminated": game.terminated,
         "rng": state_to_data(game.rng),
-        "world": game.world.to_dict(),
+        "world": world_to_data(game.world, include_definition=include_definition),
         "agents": [_CONVERTER.unstructure(a) for a in game.agents.values()],
         "world_state": game.world_state,
         "scores": {aid: s.components() for aid, s in game.scores.items()},

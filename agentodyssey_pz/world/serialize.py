@@ -42,13 +42,15 @@ def _make_converter() -> cattrs.Converter:
 STATE_CONVERTER = _make_converter()
 
 
-def world_to_data(world: World) -> dict[str, Any]:
+def world_to_data(world: World, *, include_definition: bool = True) -> dict[str, Any]:
+    """Plain data. Without the definition (which never changes) the result is smaller; pass the
+    definition back to `world_from_data` then."""
     defined_objects = {o.id for o in world.definition.entities.objects}
     defined_npcs = {n.id for n in world.definition.entities.npcs}
     unstructure = STATE_CONVERTER.unstructure
     return {
         "format": FORMAT_VERSION,
-        "definition": SCHEMA_CONVERTER.unstructure(world.definition),
+        "definition": SCHEMA_CONVERTER.unstructure(world.definition) if include_definition else None,
         "spawn_area": world.spawn_area,
         "added_objects": [
             SCHEMA_CONVERTER.unstructure(o) for o in world.objects.values() if o.id not in defined_objects
@@ -70,23 +72,25 @@ def world_to_data(world: World) -> dict[str, Any]:
     }
 
 
-def world_from_data(data: dict[str, Any]) -> World:
+def world_from_data(data: dict[str, Any], definition: WorldDefinition | None = None) -> World:
     """Rebuild a world saved by `world_to_data`; malformed data raises `WorldStateError`."""
     try:
-        return _build(data)
+        return _build(data, definition)
     except WorldStateError:
         raise
     except (cattrs.BaseValidationError, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise WorldStateError([Problem("$", f"cannot rebuild the world: {exc!r}")]) from exc
 
 
-def _build(data: dict[str, Any]) -> World:
+def _build(data: dict[str, Any], given: WorldDefinition | None) -> World:
     if data.get("format") != FORMAT_VERSION:
         raise WorldStateError(
             [Problem("$.format", f"unsupported world format {data.get('format')!r}, expected {FORMAT_VERSION}")]
         )
     structure = STATE_CONVERTER.structure
-    definition = SCHEMA_CONVERTER.structure(data["definition"], WorldDefinition)
+    definition = (
+        given if given is not None else SCHEMA_CONVERTER.structure(data["definition"], WorldDefinition)
+    )
     world = World(definition, data["spawn_area"])
     for raw in data["added_objects"]:
         obj = SCHEMA_CONVERTER.structure(raw, ObjectDef)

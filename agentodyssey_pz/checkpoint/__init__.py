@@ -1,0 +1,11 @@
+"""Crash-safe checkpoints: snapshots every K ticks plus a journal of every tick's actions.
+
+A side module on top of the engine. See `journal.py` (the append-only action log with per-line
+checksums) and `store.py` (the checkpoint folder: writing, rotating, resuming).
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.checkpoint.store import CheckpointWriter, resume
+
+__all__ = ["CheckpointWriter", "resume"]

@@ -1,0 +1,106 @@
+"""The action journal: one line per tick, each with its own checksum.
+
+A line is `<crc32 as 8 hex digits> <JSON>`, the JSON holding the tick number reached and every
+agent's action as the engine received it. Lines are flushed to the operating system every tick, so a
+killed process loses at most the tick it was in. A truncated or corrupt tail (a torn last line, a
+flipped byte) fails its checksum and is dropped with a warning; the ticks before it replay exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+import zlib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from agentodyssey_pz.rules.parse import Command
+
+
+class CheckpointWarning(UserWarning):
+    """Something in a checkpoint was damaged and skipped; the rest was used."""
+
+
+def encode_action(action: Any) -> Any:
+    """An action as JSON: text and None as they are, commands as {verb, params}."""
+    if action is None or isinstance(action, str):
+        return action
+    if isinstance(action, Command):
+        return {"verb": action.verb, "params": list(action.params)}
+    if isinstance(action, (tuple, list)) and len(action) == 2:
+        return {"verb": action[0], "params": list(action[1])}
+    return {"unusable": repr(action)[:200]}  # replays as an invalid action, as it was
+
+
+def decode_action(data: Any) -> Any:
+    if data is None or isinstance(data, str):
+        return data
+    if isinstance(data, dict) and "verb" in data:
+        return Command(str(data["verb"]), tuple(str(p) for p in data.get("params", ())))
+    return None
+
+
+def format_line(tick: int, actions: Mapping[str, Any]) -> str:
+    payload = json.dumps(
+        {"t": tick, "a": {aid: encode_action(a) for aid, a in actions.items()}},
+        ensure_ascii=False, separators=(",", ":"),
+    )
+    return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
+
+
+def parse_line(line: str) -> dict[str, Any] | None:
+    """The record of a line, or None when its checksum or JSON is broken."""
+    crc, _, payload = line.rstrip("\n").partition(" ")
+    if len(crc) != 8 or not payload:
+        return None
+    try:
+        if int(crc, 16) != zlib.crc32(payload.encode("utf-8")):
+            return None
+        record = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("t"), int) or not isinstance(
+        record.get("a"), dict
+    ):
+        return None
+    return record
+
+
+def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """Valid records in order; stops (with a warning) at the first damaged line."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for number, line in enumerate(fh, 1):
+                record = parse_line(line)
+                if record is None:
+                    warnings.warn(
+                        f"{path}: line {number} is damaged (checksum or JSON); it and everything "
+                        "after it are dropped",
+                        CheckpointWarning,
+                        stacklevel=2,
+                    )
+                    return
+                yield record
+    except FileNotFoundError:
+        return
+
+
+class JournalWriter:
+    """Appends lines and flushes each one (one tick = one line)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: TextIO | None = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+
+    def append(self, tick: int, actions: Mapping[str, Any]) -> None:
+        assert self._fh is not None, "journal closed"
+        self._fh.write(format_line(tick, actions))
+        self._fh.flush()  # to the OS: survives a killed process (fsync would cost ms per tick)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None

@@ -1,0 +1,169 @@
+"""The checkpoint folder: snapshots every K ticks, a journal segment after each, and resuming.
+
+Layout: `snapshot-<tick>.json` (atomic writes) and `journal-<tick>.jsonl` (the ticks after that
+snapshot). The two newest snapshots and their journals are kept, so a damaged newest snapshot falls
+back to the one before it, whose journal then replays up to the present. Resuming loads the newest
+readable snapshot and replays its journal(s): the result is the uninterrupted game, bit for bit
+(the journal holds every action; everything random comes from generators saved in the snapshot).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from agentodyssey_pz.checkpoint.journal import (
+    CheckpointWarning,
+    JournalWriter,
+    decode_action,
+    read_journal,
+)
+from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.engine.snapshot import snapshot_text, write_atomically
+from agentodyssey_pz.errors import CheckpointError
+
+SNAPSHOT = re.compile(r"^snapshot-(\d+)\.json$")
+JOURNAL = re.compile(r"^journal-(\d+)\.jsonl$")
+KEEP_SNAPSHOTS = 2
+
+
+def snapshot_path(folder: Path, tick: int) -> Path:
+    return folder / f"snapshot-{tick:09d}.json"
+
+
+def journal_path(folder: Path, tick: int) -> Path:
+    return folder / f"journal-{tick:09d}.jsonl"
+
+
+def snapshot_ticks(folder: Path) -> list[int]:
+    """Ticks of the snapshots in a folder, newest first."""
+    return _ticks(folder, SNAPSHOT)
+
+
+def journal_ticks(folder: Path) -> list[int]:
+    return sorted(_ticks(folder, JOURNAL))
+
+
+def _ticks(folder: Path, pattern: re.Pattern[str]) -> list[int]:
+    if not folder.is_dir():
+        return []
+    found = [int(m.group(1)) for p in folder.iterdir() if (m := pattern.match(p.name))]
+    return sorted(found, reverse=True)
+
+
+class CheckpointWriter:
+    """Attached to a game: journals every tick, snapshots every `snapshot_every` ticks.
+
+    A snapshot's JSON is made on the caller's thread (the state must not change under it); the
+    file write, fsync and pruning happen on one background thread, so the game waits for neither
+    the disk nor fsync. Until a new snapshot is on disk, the previous one plus the journals cover
+    every tick."""
+
+    def __init__(self, game: Game, folder: str | os.PathLike[str], snapshot_every: int = 100) -> None:
+        if snapshot_every <= 0:
+            raise ValueError(f"snapshot_every must be positive, got {snapshot_every}")
+        self.game = game
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.snapshot_every = snapshot_every
+        self._journal: JournalWriter | None = None
+        self._disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint")
+        self._pending: Future[None] | None = None
+        self.snapshot()
+        game.recorder = self
+
+    def snapshot(self) -> None:
+        """A snapshot of now, a fresh journal segment after it, and old files pruned."""
+        tick = self.game.tick_index
+        text = snapshot_text(self.game)
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = JournalWriter(journal_path(self.folder, tick))
+        self._wait()
+        self._pending = self._disk.submit(self._write, tick, text)
+
+    def _write(self, tick: int, text: str) -> None:
+        write_atomically(snapshot_path(self.folder, tick), text)
+        for old in snapshot_ticks(self.folder)[KEEP_SNAPSHOTS:]:
+            snapshot_path(self.folder, old).unlink(missing_ok=True)
+        oldest_kept = min(snapshot_ticks(self.folder))
+        for old in journal_ticks(self.folder):
+            if old < oldest_kept:
+                journal_path(self.folder, old).unlink(missing_ok=True)
+
+    def _wait(self) -> None:
+        if self._pending is not None:
+            self._pending.result()  # surfaces a failed write (disk full ...) to the caller
+            self._pending = None
+
+    def record(self, actions: Mapping[str, Any], result: TickResult) -> None:
+        """Called by the game after each tick."""
+        assert self._journal is not None
+        self._journal.append(result.tick, actions)
+        if result.tick % self.snapshot_every == 0 and not result.terminated:
+            self.snapshot()
+
+    def close(self) -> None:
+        """Finish pending writes and stop journaling."""
+        self._wait()
+        self._disk.shutdown(wait=True)
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        if self.game.recorder is self:
+            self.game.recorder = None
+
+
+def resume(
+    folder: str | os.PathLike[str],
+    world: Any = None,
+    *,
+    rule_packs: Sequence[str] = (),
+    reward_function: Any = None,
+    snapshot_every: int | None = 100,
+) -> Game:
+    """Rebuild the game saved in a checkpoint folder and replay its journal.
+
+    With `snapshot_every`, journaling continues in the same folder (a fresh snapshot first)."""
+    folder = Path(folder)
+    ticks = snapshot_ticks(folder)
+    if not ticks:
+        raise CheckpointError(f"{folder}: no snapshot found (expected snapshot-<tick>.json files)")
+    game, start = _newest_loadable(folder, ticks, world, rule_packs, reward_function)
+    for tick in (t for t in journal_ticks(folder) if t >= start):
+        for record in read_journal(journal_path(folder, tick)):
+            if record["t"] <= game.tick_index:
+                continue  # already inside the snapshot
+            if record["t"] != game.tick_index + 1:
+                warnings.warn(f"{folder}: journal skips to tick {record['t']}; replay stops at "
+                              f"{game.tick_index}", CheckpointWarning, stacklevel=2)
+                break
+            if game.terminated:
+                break
+            game.tick({aid: decode_action(a) for aid, a in record["a"].items()})
+    if snapshot_every is not None:
+        CheckpointWriter(game, folder, snapshot_every)
+    return game
+
+
+def _newest_loadable(
+    folder: Path, ticks: list[int], world: Any, rule_packs: Sequence[str], reward_function: Any
+) -> tuple[Game, int]:
+    errors = []
+    for tick in ticks:
+        try:
+            game = Game.load(snapshot_path(folder, tick), world, rule_packs=rule_packs,
+                             reward_function=reward_function)
+            return game, tick
+        except CheckpointError as exc:
+            if "another world definition" in str(exc) or "rule pack" in str(exc):
+                raise  # a wrong world is the caller's mistake, not damage: do not paper over it
+            errors.append(str(exc))
+            warnings.warn(f"{exc}; trying the previous snapshot", CheckpointWarning, stacklevel=3)
+    raise CheckpointError(f"{folder}: no readable snapshot:\n  " + "\n  ".join(errors))

@@ -1,0 +1,215 @@
+"""Snapshots: the whole state of a game as one JSON document, written atomically, and read back.
+
+Layer: engine. A snapshot carries the format version, a fingerprint of what the game was built from
+(the effective world definition, its quest data and the agent ids), the game's settings and the full
+state (world, agents, every generator's state, clock, scores, world_state). Loading refuses another
+format version or another world, and never executes or unpickles anything: JSON through cattrs only.
+Code (rule packs) is loaded only from paths the caller names, never from a path found in a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cattrs
+
+from agentodyssey_pz.engine.config import GameConfig
+from agentodyssey_pz.engine.state import canonical_json, game_state_data
+from agentodyssey_pz.errors import CheckpointError, DataError
+from agentodyssey_pz.rules.rewards import RewardBreakdown
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.rng import rng_from_data
+from agentodyssey_pz.world.schema import definition_to_dict
+from agentodyssey_pz.world.serialize import world_from_data
+
+if TYPE_CHECKING:
+    from agentodyssey_pz.engine.game import Game
+
+FORMAT = "agentodyssey-snapshot"
+VERSION = 1
+_CONVERTER = cattrs.Converter()
+
+
+def fingerprint(game: Game) -> str:
+    """What a game was built from: its effective definition, quest data and agent ids."""
+    return _constants(game)["fingerprint"]
+
+
+def _constants(game: Game) -> dict[str, Any]:
+    """The parts of a snapshot that never change during a game, computed once per game."""
+    cached = game.__dict__.get("_snapshot_constants")
+    if cached is None:
+        basis = {
+            "definition": definition_to_dict(game.definition),
+            "quests": game.pack.quest_data,
+            "agents": list(game.agent_ids),
+        }
+        cached = {
+            "fingerprint": hashlib.sha256(canonical_json(basis).encode("utf-8")).hexdigest(),
+            "definition": json.dumps(definition_to_dict(game.pack.definition), ensure_ascii=False),
+        }
+        game.__dict__["_snapshot_constants"] = cached
+    return cached
+
+
+def snapshot_data(game: Game) -> dict[str, Any]:
+    constants = _constants(game)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "fingerprint": constants["fingerprint"],
+        "world_source": game.pack.source,
+        "world_name": game.pack.name,
+        "rule_packs": [str(p) for p in game.pack.rule_packs + tuple(game.config.rule_packs)],
+        "agent_ids": list(game.agent_ids),
+        "config": _CONVERTER.unstructure(game.config),
+        "quest_data": game.pack.quest_data,
+        "definition": None,  # filled by `snapshot_text` from text computed once per game
+        "state": game_state_data(game, include_definition=False),
+    }
+
+
+def snapshot_text(game: Game) -> str:
+    """The snapshot as JSON text (the definition's JSON is spliced in, serialised once per game)."""
+    text = json.dumps(snapshot_data(game), ensure_ascii=False)
+    return text.replace('"definition": null', '"definition": ' + _constants(game)["definition"], 1)
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write via a temporary file in the same folder: flush, fsync, rename. A reader sees the old
+    file or the new one, never half of one."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # some systems cannot open folders; the rename is still atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def save(game: Game, path: str | os.PathLike[str]) -> None:
+    write_atomically(path, snapshot_text(game))
+
+
+def read_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Parse and check a snapshot file's envelope; CheckpointError says precisely what is wrong."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CheckpointError(f"{path}: cannot read the snapshot ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise CheckpointError(f"{path}: the snapshot is not UTF-8 text") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(
+            f"{path}: the snapshot is not valid JSON (line {exc.lineno}, column {exc.colno}): "
+            "truncated or corrupt"
+        ) from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"{path}: not an agentodyssey snapshot")
+    if data.get("version") != VERSION:
+        raise CheckpointError(
+            f"{path}: snapshot format version {data.get('version')!r} is not supported "
+            f"(this version reads {VERSION})"
+        )
+    for key in ("fingerprint", "agent_ids", "config", "state", "definition"):
+        if key not in data:
+            raise CheckpointError(f"{path}: the snapshot lacks '{key}'")
+    return data
+
+
+def config_of(data: dict[str, Any]) -> GameConfig:
+    try:
+        return _CONVERTER.structure(data["config"], GameConfig)
+    except (cattrs.BaseValidationError, TypeError, ValueError, DataError) as exc:
+        raise CheckpointError(f"the snapshot's settings are invalid: {exc}") from exc
+
+
+def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> None:
+    """Put a game into the saved state. The game must be built from the same world and agents."""
+    if data["fingerprint"] != fingerprint(game):
+        raise CheckpointError(
+            f"{source}: this checkpoint belongs to another world definition, quest data or set of "
+            f"agents (saved from {data.get('world_source') or data.get('world_name')!r})"
+        )
+    state = data["state"]
+    try:
+        world = world_from_data(state["world"], game.definition)
+        agents = {a["id"]: _CONVERTER.structure(a, AgentState) for a in state["agents"]}
+        rng = rng_from_data(state["rng"])
+        scores = {aid: RewardBreakdown(**parts) for aid, parts in state["scores"].items()}
+    except (DataError, cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"{source}: the saved state is malformed: {exc}") from exc
+    if list(agents) != list(game.agent_ids) or set(scores) != set(game.agent_ids):
+        raise CheckpointError(f"{source}: the saved agents differ from this game's agents")
+    game.install_state(
+        world=world,
+        agents=agents,
+        rng=rng,
+        seed=int(state["seed"]),
+        tick_index=int(state["tick_index"]),
+        terminated=bool(state["terminated"]),
+        world_state=state["world_state"],
+        scores=scores,
+    )
+
+
+def trusted_world(data: dict[str, Any], source: str) -> Any:
+    """The world to rebuild a saved game from, without loading code a file points at: a bundled
+    world or a procedural preset by name, else the definition stored in the snapshot."""
+    from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, WorldPack
+    from agentodyssey_pz.resources import bundled_world_names
+    from agentodyssey_pz.world.schema import CONVERTER, WorldDefinition
+
+    name = data.get("world_source") or ""
+    bundled = data.get("world_name")
+    if isinstance(name, str) and name.startswith(PROCGEN_PREFIX):
+        return name
+    if bundled in bundled_world_names() and _is_bundled_source(name, bundled):
+        return bundled
+    own_packs = [p for p in data.get("rule_packs", []) if p]
+    if own_packs:
+        raise CheckpointError(
+            f"{source}: the world had its own rule pack ({own_packs[0]}); pass world=<its folder> "
+            "to load it"
+        )
+    try:
+        definition = CONVERTER.structure(data["definition"], WorldDefinition)
+    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:
+        raise CheckpointError(f"{source}: the saved world definition is malformed: {exc}") from exc
+    return WorldPack(definition, name=str(bundled or "saved"), source=name or None,
+                     quest_data=data.get("quest_data"))
+
+
+def _is_bundled_source(source: str, name: str) -> bool:
+    from agentodyssey_pz.resources import resolve_world_file
+
+    try:
+        return str(resolve_world_file(name)) == source
+    except FileNotFoundError:
+        return False
