@@ -36,7 +36,9 @@ class ActionRuleEngine:
         return parse_action(text, self.verbs)
 
     def reject(self, agent_id: str, raw: object, failure: ParseFailure, res: RuleResult) -> None:
-        shown = raw if isinstance(raw, str) and len(raw) <= 80 else f"{str(raw)[:77]}..."
+        shown = raw if isinstance(raw, str) else str(raw)
+        if len(shown) > 80:
+            shown = f"{shown[:77]}..."
         res.mark_invalid(
             agent_id,
             "invalid.unparsable",
