@@ -44,6 +44,36 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_resume(args: argparse.Namespace) -> int:
+    """Continue a journaled game: load the newest snapshot, replay the journal, optionally play on
+    with random valid actions (journaling into the same folder)."""
+    import random
+
+    from agentodyssey_pz.checkpoint import resume
+    from agentodyssey_pz.observe.masks import valid_actions
+
+    game = resume(args.folder, args.world, snapshot_every=args.snapshot_every)
+    print(f"resumed {args.folder} at tick {game.tick_index} ({game.time_text}), "
+          f"{len(game.agent_ids)} agents{' - episode over' if game.terminated else ''}")
+    rng = random.Random(args.seed)
+    for _ in range(args.ticks):
+        if game.terminated:
+            break
+        actions = {}
+        for agent_id in game.agent_ids:
+            options = [c for cmds in valid_actions(game, agent_id).values() for c in cmds]
+            actions[agent_id] = rng.choice(options)
+        game.tick(actions)
+    if game.recorder is not None:
+        game.recorder.close()
+    for agent_id, score in game.scores.items():
+        print(f"{agent_id}: score_total {score.score_total}, " + ", ".join(
+            f"{k} {v}" for k, v in score.components().items() if v
+        ))
+    print(f"now at tick {game.tick_index}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -56,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=int, default=0)
     generate.add_argument("-o", "--output", help="file to write (default: standard output)")
     generate.set_defaults(func=cmd_generate)
+    resume = sub.add_parser("resume", help="continue a journaled game from its checkpoint folder")
+    resume.add_argument("folder", help="a checkpoint folder (snapshot-*.json and journal-*.jsonl)")
+    resume.add_argument("--world", default=None, help="the world, if not bundled (its folder or file)")
+    resume.add_argument("--ticks", type=int, default=0, help="play on this many ticks (random valid actions)")
+    resume.add_argument("--seed", type=int, default=0, help="seed of the random actions")
+    resume.add_argument("--snapshot-every", type=int, default=100, help="snapshot interval when playing on")
+    resume.set_defaults(func=cmd_resume)
     return parser
 
 

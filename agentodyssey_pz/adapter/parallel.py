@@ -114,6 +114,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._episode_seeds: random.Random | None = None
         self._last: TickResult | None = None
         self._options: dict[str, dict[int, Command]] = {}
+        self._writer: Any = None
+        self._episodes = 0
         self.num_cycles = 0
 
     # ------------------------------------------------------------------ spaces and metadata
@@ -142,12 +144,17 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             episode_seed = self._episode_seeds.randrange(2**31)
         else:
             episode_seed = None
-        result = self.game.reset(episode_seed)
+        resume_from = (options or {}).get("resume")
+        if resume_from is not None:
+            result = self._resume(resume_from)
+        else:
+            result = self.game.reset(episode_seed)
         self.encoder.reset()
         self._options = {}
-        self.agents = list(self.possible_agents)
-        self.num_cycles = 0
+        self.agents = [] if self.game.terminated else list(self.possible_agents)
+        self.num_cycles = max(self.game.tick_index, 0)
         self._last = result
+        self._start_journal()
         observations = {a: self._observe(a, result) for a in self.agents}
         infos = {a: self._info(a, result) for a in self.agents}
         return observations, infos
@@ -170,6 +177,48 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    # ------------------------------------------------------------------ checkpoints
+    def _resume(self, path: Any) -> TickResult:
+        """Continue a saved game: a checkpoint folder (snapshot + journal) or one snapshot file."""
+        from pathlib import Path
+
+        from agentodyssey_pz.checkpoint import resume
+
+        source = Path(path)
+        rule_packs = tuple(self.config.game.rule_packs)
+        if source.is_dir():
+            game = resume(source, self.config.world, rule_packs=rule_packs, snapshot_every=None)
+        else:
+            game = Game.load(source, self.config.world, rule_packs=rule_packs)
+        if game.agent_ids != self.game.agent_ids:
+            raise ValueError(f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}")
+        self.game = game
+        return _resumed_result(game)
+
+    def _start_journal(self) -> None:
+        """With `checkpoint_dir`, each episode journals into its own numbered folder."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self.config.checkpoint_dir is None:
+            return
+        from pathlib import Path
+
+        from agentodyssey_pz.checkpoint import CheckpointWriter
+
+        root = Path(self.config.checkpoint_dir)
+        self._episodes += 1
+        folder = root / f"episode-{self._episodes:05d}"
+        while folder.exists():
+            self._episodes += 1
+            folder = root / f"episode-{self._episodes:05d}"
+        self._writer = CheckpointWriter(self.game, folder, self.config.snapshot_every)
+
+    @property
+    def checkpoint_folder(self) -> str | None:
+        """Where the current episode is being journaled (None without `checkpoint_dir`)."""
+        return str(self._writer.folder) if self._writer is not None else None
 
     # ------------------------------------------------------------------ per agent
     def _command(self, agent: str, action: Any) -> Any:
@@ -248,15 +297,49 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         return "\n".join(parts)
 
     def close(self) -> None:
-        """Nothing to release (no windows, files or processes)."""
+        """Finish pending checkpoint writes (nothing else to release: no windows or processes)."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     # ------------------------------------------------------------------ pickling
     def __getstate__(self) -> dict[str, Any]:
-        # Rule classes live in private, path-derived modules; rebuild from the config instead.
-        return {"config": self.config}
+        # Rule classes live in private, path-derived modules: rebuild from the config and restore
+        # the game from a JSON snapshot (nothing of the game itself is pickled).
+        from agentodyssey_pz.engine.snapshot import snapshot_text
+
+        started = self.game.__dict__.get("_started", False)
+        return {
+            "config": self.config,
+            "snapshot": snapshot_text(self.game) if started else None,
+            "agents": list(self.agents),
+            "num_cycles": self.num_cycles,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        import json
+
+        from agentodyssey_pz.engine.snapshot import restore
+
         self.__init__(state["config"])  # type: ignore[misc]
+        if state["snapshot"] is not None:
+            restore(self.game, json.loads(state["snapshot"]), source="pickled env")
+            self.agents = state["agents"]
+            self.num_cycles = state["num_cycles"]
+            self._last = _resumed_result(self.game)
+
+
+def _resumed_result(game: Game) -> TickResult:
+    """A stand-in result for a state that was loaded rather than stepped into (no feedback)."""
+    from agentodyssey_pz.rules.base import RuleResult
+
+    return TickResult(
+        game.tick_index,
+        RuleResult(game.agent_ids),
+        {aid: RewardBreakdown() for aid in game.agent_ids},
+        game.terminated,
+        False,
+    )
 
 
 def _copy_space(space: spaces.Dict) -> spaces.Dict:
