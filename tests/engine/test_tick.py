@@ -15,6 +15,7 @@ from harness import DATA, TINY, agent, clear_world, make_game, put_on_ground, st
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.masks import valid_actions
 from agentodyssey_pz.observe.text import tick_observation
 
@@ -79,6 +80,15 @@ def test_tick_seconds_and_start_time_come_from_the_config() -> None:
     assert game.time_text == "0999-12-31 23:59:30"
     result = game.tick(idle(game))
     assert time_line(observe(game, result, "agent_0")) == "1000-01-01 00:01:00"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"tick_seconds": 0}, {"tick_seconds": -600}, {"tick_seconds": True}, {"start_time": "8:00"}],
+)
+def test_a_bad_clock_setting_is_refused_naming_the_field(bad: dict[str, Any]) -> None:
+    with pytest.raises(ConfigError, match=f"GameConfig.{next(iter(bad))}"):
+        GameConfig(**bad)
 
 
 # ------------------------------------------------------------------------------ who is here
