@@ -86,6 +86,7 @@ class World:
         for inst in (*self.containers.values(), *self.writables.values()):
             self.obj_name_to_id[inst.name] = inst.id
             self._def_of[inst.id] = self.objects[inst.def_id]
+        self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
         self.products_of = {}
         for obj in self.objects.values():  # definition order, so listings are reproducible
             for ingredient in obj.craft.ingredients:
@@ -144,6 +145,8 @@ class World:
         """Register a definition created at run time (world expansion)."""
         self.objects[obj.id] = obj
         self._def_of[obj.id] = obj
+        if self._currency_id is None and obj.is_currency:
+            self._currency_id = obj.id
         self.obj_name_to_id[obj.name] = obj.id
         for ingredient in obj.craft.ingredients:
             products = self.products_of.setdefault(ingredient, [])
@@ -252,7 +255,7 @@ class World:
     @property
     def currency_id(self) -> str | None:
         """The money of this world: the first object definition of category `currency`."""
-        return next((o.id for o in self.objects.values() if o.is_currency), None)
+        return self._currency_id
 
     def neighbor_names(self, area_id: str) -> list[str]:
         return [self.areas[n].name for n in self.graph.neighbors(area_id)]
