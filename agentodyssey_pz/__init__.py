@@ -1,8 +1,8 @@
 """agentodyssey_pz: the AgentOdyssey open-world text game as a PettingZoo multi-agent environment.
 
-    import agentodyssey_pz
-    env = agentodyssey_pz.parallel_env(world="default", num_agents=3)
-    observations, infos = env.reset(seed=0)
+import agentodyssey_pz
+env = agentodyssey_pz.parallel_env(world="default", num_agents=3)
+observations, infos = env.reset(seed=0)
 """
 
 from __future__ import annotations

@@ -22,7 +22,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     path = resolve_world_file(args.world)
     definition, problems = check_definition(read_json(path))
     for problem in problems:
-        print(f"{problem.severity}: {problem}", file=sys.stderr if definition is None else sys.stdout)
+        print(
+            f"{problem.severity}: {problem}", file=sys.stderr if definition is None else sys.stdout
+        )
     if definition is None:
         errors = sum(p.severity == "error" for p in problems)
         print(f"{path}: {errors} error(s); the world cannot be loaded", file=sys.stderr)
@@ -53,8 +55,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from agentodyssey_pz.observe.masks import valid_actions
 
     game = resume(args.folder, args.world, snapshot_every=args.snapshot_every)
-    print(f"resumed {args.folder} at tick {game.tick_index} ({game.time_text}), "
-          f"{len(game.agent_ids)} agents{' - episode over' if game.terminated else ''}")
+    print(
+        f"resumed {args.folder} at tick {game.tick_index} ({game.time_text}), "
+        f"{len(game.agent_ids)} agents{' - episode over' if game.terminated else ''}"
+    )
     rng = random.Random(args.seed)
     for _ in range(args.ticks):
         if game.terminated:
@@ -67,9 +71,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if game.recorder is not None:
         game.recorder.close()
     for agent_id, score in game.scores.items():
-        print(f"{agent_id}: score_total {score.score_total}, " + ", ".join(
-            f"{k} {v}" for k, v in score.components().items() if v
-        ))
+        print(
+            f"{agent_id}: score_total {score.score_total}, "
+            + ", ".join(f"{k} {v}" for k, v in score.components().items() if v)
+        )
     print(f"now at tick {game.tick_index}")
     return 0
 
@@ -78,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     validate = sub.add_parser("validate", help="check a world definition and summarise it")
-    validate.add_argument("world", nargs="?", default="default", help="bundled name, folder or JSON file")
+    validate.add_argument(
+        "world", nargs="?", default="default", help="bundled name, folder or JSON file"
+    )
     validate.add_argument("--seed", type=int, default=0, help="seed of the world to summarise")
     validate.set_defaults(func=cmd_validate)
     generate = sub.add_parser("generate", help="write a procedural world definition")
@@ -88,10 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
     generate.set_defaults(func=cmd_generate)
     resume = sub.add_parser("resume", help="continue a journaled game from its checkpoint folder")
     resume.add_argument("folder", help="a checkpoint folder (snapshot-*.json and journal-*.jsonl)")
-    resume.add_argument("--world", default=None, help="the world, if not bundled (its folder or file)")
-    resume.add_argument("--ticks", type=int, default=0, help="play on this many ticks (random valid actions)")
+    resume.add_argument(
+        "--world", default=None, help="the world, if not bundled (its folder or file)"
+    )
+    resume.add_argument(
+        "--ticks", type=int, default=0, help="play on this many ticks (random valid actions)"
+    )
     resume.add_argument("--seed", type=int, default=0, help="seed of the random actions")
-    resume.add_argument("--snapshot-every", type=int, default=100, help="snapshot interval when playing on")
+    resume.add_argument(
+        "--snapshot-every", type=int, default=100, help="snapshot interval when playing on"
+    )
     resume.set_defaults(func=cmd_resume)
     return parser
 

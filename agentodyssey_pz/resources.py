@@ -1,7 +1,8 @@
 """Where the bundled worlds and rule packs are, and how a world argument resolves to a file.
 
 A leaf module (any layer may import it). Installed, `worlds/` and `rules/` ship inside the package
-(`agentodyssey_pz/_bundled/`, see pyproject.toml) and are found with importlib.resources; from a source
+(`agentodyssey_pz/_bundled/`, see pyproject.toml) and are found with importlib.resources; from a
+source
 checkout without installing, the repository's own top-level folders are used.
 """
 
@@ -58,4 +59,6 @@ def resolve_world_file(world: str | os.PathLike[str]) -> Path:
     if os.sep not in name and bundled.is_file():
         return bundled
     known = ", ".join(["default", *bundled_world_names()])
-    raise FileNotFoundError(f"no world '{text}': not a file, a world folder or a bundled world ({known})")
+    raise FileNotFoundError(
+        f"no world '{text}': not a file, a world folder or a bundled world ({known})"
+    )

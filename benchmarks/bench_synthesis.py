@@ -32,7 +32,9 @@ def main() -> None:
     args = parser.parse_args()
     rows = [(name, load_definition(resolve_world_file(name))) for name in bundled_world_names()]
     rows += [(f"preset:{p}", parse_definition(generate_definition(p, 0))) for p in PRESETS]
-    print(f"{'world':18} {'areas':>6} {'objects':>8} {'npcs':>6} {'median ms':>10} {'spread ms':>10}")
+    print(
+        f"{'world':18} {'areas':>6} {'objects':>8} {'npcs':>6} {'median ms':>10} {'spread ms':>10}"
+    )
     for name, definition in rows:
         median, spread, world = time_generate(definition, args.runs)
         print(

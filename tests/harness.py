@@ -19,8 +19,7 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import ParseFailure
 from agentodyssey_pz.world.agents import AgentState, add_count
 from agentodyssey_pz.world.entities import Npc
-from agentodyssey_pz.world.synthesis import create_npc
-from agentodyssey_pz.world.synthesis import SynthesisOptions
+from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
 
 DATA = Path(__file__).parent / "data"
 TINY = DATA / "tiny_world.json"

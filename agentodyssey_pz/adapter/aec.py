@@ -1,4 +1,5 @@
-"""AEC factories: `env()` (wrapped, the usual entry point) and `raw_env()`, as PettingZoo envs offer.
+"""AEC factories: `env()` (wrapped, the usual entry point) and `raw_env()`, as PettingZoo envs
+offer.
 
 Layer: adapter. The AEC env is PettingZoo's conversion of the ParallelEnv, wrapped like the
 standard environments: out-of-bounds checks for discrete actions, then order enforcement.

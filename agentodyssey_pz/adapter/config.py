@@ -1,7 +1,9 @@
-"""`EnvConfig`: every setting of the PettingZoo env in one attrs class, with Neural MMO-style presets.
+"""`EnvConfig`: every setting of the PettingZoo env in one attrs class, with Neural MMO-style
+presets.
 
 Layer: adapter. Keyword names are the ones users type (`parallel_env(world=..., num_agents=...)`).
-Invalid values raise `ConfigError` naming the field. Presets name a procedural world and a team size;
+Invalid values raise `ConfigError` naming the field. Presets name a procedural world and a team
+size;
 keywords override them.
 """
 
@@ -21,8 +23,14 @@ RENDER_MODES = ("ansi", "human")
 
 # The spec's rl_total as weights on the eight components: xp_total + 5 unique_kill - 10 death.
 RL_TOTAL_WEIGHTS: dict[str, float] = {
-    "exploration": 5.0, "craft": 5.0, "kill": 5.0, "unique_kill": 5.0, "trade": 10.0,
-    "quest": 20.0, "side_quest": 5.0, "death": -10.0,
+    "exploration": 5.0,
+    "craft": 5.0,
+    "kill": 5.0,
+    "unique_kill": 5.0,
+    "trade": 10.0,
+    "quest": 20.0,
+    "side_quest": 5.0,
+    "death": -10.0,
 }
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -35,7 +43,9 @@ PRESETS: dict[str, dict[str, Any]] = {
 def _choice(options: tuple[str, ...]) -> Any:
     def check(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         if value not in options:
-            raise ConfigError(f"{attribute.name}: expected one of {', '.join(options)}, got {value!r}")
+            raise ConfigError(
+                f"{attribute.name}: expected one of {', '.join(options)}, got {value!r}"
+            )
 
     return check
 
@@ -54,10 +64,14 @@ def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if value is None:
         return
     if not isinstance(value, dict):
-        raise ConfigError(f"{attribute.name}: expected a dict of component -> weight, got {value!r}")
+        raise ConfigError(
+            f"{attribute.name}: expected a dict of component -> weight, got {value!r}"
+        )
     for key, weight in value.items():
         if key not in COMPONENTS:
-            raise ConfigError(f"{attribute.name}: unknown component {key!r} (known: {', '.join(COMPONENTS)})")
+            raise ConfigError(
+                f"{attribute.name}: unknown component {key!r} (known: {', '.join(COMPONENTS)})"
+            )
         if isinstance(weight, bool) or not isinstance(weight, (int, float)):
             raise ConfigError(f"{attribute.name}[{key!r}]: expected a number, got {weight!r}")
 
@@ -84,7 +98,10 @@ class EnvConfig:
 
     def __attrs_post_init__(self) -> None:
         if self.render_mode is not None and self.render_mode not in RENDER_MODES:
-            raise ConfigError(f"render_mode: expected None or one of {', '.join(RENDER_MODES)}, got {self.render_mode!r}")
+            raise ConfigError(
+                f"render_mode: expected None or one of {', '.join(RENDER_MODES)}, "
+                f"got {self.render_mode!r}"
+            )
         if not isinstance(self.game, GameConfig):
             raise ConfigError(f"game: expected a GameConfig, got {type(self.game).__name__}")
 

@@ -11,7 +11,8 @@ empties (`agents == []`) when the episode ends.
 `action_mode="discrete"` (default): `Discrete(N)` over a fixed catalogue derived from the world
 definition (wait, defend, enter each area, pick up / drop / equip / unequip / inspect each object
 kind, craft 1 of each craftable, attack / talk to each NPC prototype, buy / sell 1 of each tradable
-object, store / take out / discard 1 of each storable object with the inventory). `action_name(agent,
+object, store / take out / discard 1 of each storable object with the inventory).
+`action_name(agent,
 i)` tells what index i means. `action_mode="text"`: a gymnasium `Text` command such as
 `craft 1 rope`. `step` accepts ints, strings or `Command`s for any agent in either mode.
 
@@ -96,13 +97,18 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._charset = text_charset(self.game.definition, self.game.pack.quest_data)
         n_actions = len(self.catalogue)
         obs_space = observation_space(
-            self.layout.size, n_actions, text=self._text_obs, charset=self._charset,
+            self.layout.size,
+            n_actions,
+            text=self._text_obs,
+            charset=self._charset,
             max_length=config.text_max_length,
         )
         command_chars = command_charset(self.game.definition)
         # One space object per agent, built once (seeding one never reseeds another).
-        self._observation_spaces = {a: obs_space if i == 0 else _copy_space(obs_space)
-                                    for i, a in enumerate(self.possible_agents)}
+        self._observation_spaces = {
+            a: obs_space if i == 0 else _copy_space(obs_space)
+            for i, a in enumerate(self.possible_agents)
+        }
         self._action_spaces = {
             a: action_space(n_actions, text=config.action_mode == "text", charset=command_chars)
             for a in self.possible_agents
@@ -192,7 +198,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         else:
             game = Game.load(source, self.config.world, rule_packs=rule_packs)
         if game.agent_ids != self.game.agent_ids:
-            raise ValueError(f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}")
+            raise ValueError(
+                f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"
+            )
         self.game = game
         return _resumed_result(game)
 
@@ -225,7 +233,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             index = int(action)
             if 0 <= index < len(self.catalogue):
-                return resolve_entry(self.game, agent, self.catalogue, index, self._options.get(agent))
+                return resolve_entry(
+                    self.game, agent, self.catalogue, index, self._options.get(agent)
+                )
             return None  # out of range: an invalid command (the agent does nothing)
         if isinstance(action, np.ndarray) and action.shape == ():
             return self._command(agent, action.item())
@@ -242,8 +252,11 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         obs: dict[str, Any] = {"observation": vector, "action_mask": mask}
         if self._text_obs:
             text = tick_observation(
-                self.game, agent, result.feedback(agent),
-                bootstrap=result.bootstrap, terminated=result.terminated,
+                self.game,
+                agent,
+                result.feedback(agent),
+                bootstrap=result.bootstrap,
+                terminated=result.terminated,
             )
             obs["text"] = sanitize(text, self._charset, self.config.text_max_length)
         return obs
@@ -291,9 +304,12 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         parts = [f"=== tick {self.game.tick_index} ({self.game.time_text}) ==="]
         for agent in self.possible_agents:
             feedback = result.feedback(agent) if result is not None else ""
-            parts.append(f"--- {agent} ---" + tick_observation(
-                self.game, agent, feedback, bootstrap=False, terminated=False
-            ).rstrip("\n"))
+            parts.append(
+                f"--- {agent} ---"
+                + tick_observation(
+                    self.game, agent, feedback, bootstrap=False, terminated=False
+                ).rstrip("\n")
+            )
         return "\n".join(parts)
 
     def close(self) -> None:

@@ -1,7 +1,8 @@
 """Observation and action spaces, built once per env (one object per agent for its whole life).
 
 Layer: adapter. Text lives under a key of the Dict observation, never as a top-level `Text` space
-(PettingZoo's AEC checks and SuperSuit reject that). The text charset covers every character the game
+(PettingZoo's AEC checks and SuperSuit reject that). The text charset covers every character the
+game
 prints: printable ASCII, the newline, and every character of the world's and quests' texts;
 anything else an agent writes is shown as `?` (`sanitize`).
 """
@@ -68,6 +69,8 @@ def action_space(n_actions: int, *, text: bool, charset: frozenset[str]) -> spac
 
 def command_charset(definition: WorldDefinition) -> frozenset[str]:
     """What a typed command may contain: printable ASCII plus the characters of names."""
-    names = [o.name for o in definition.entities.objects] + [n.name for n in definition.entities.npcs]
+    names = [o.name for o in definition.entities.objects] + [
+        n.name for n in definition.entities.npcs
+    ]
     names += [a.name for _, a in definition.iter_areas()]
     return frozenset(set(string.printable[:-5]) | {ch for n in names for ch in n})

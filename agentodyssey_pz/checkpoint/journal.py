@@ -45,7 +45,8 @@ def decode_action(data: Any) -> Any:
 def format_line(tick: int, actions: Mapping[str, Any]) -> str:
     payload = json.dumps(
         {"t": tick, "a": {aid: encode_action(a) for aid, a in actions.items()}},
-        ensure_ascii=False, separators=(",", ":"),
+        ensure_ascii=False,
+        separators=(",", ":"),
     )
     return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
 
@@ -61,8 +62,10 @@ def parse_line(line: str) -> dict[str, Any] | None:
         record = json.loads(payload)
     except ValueError:
         return None
-    if not isinstance(record, dict) or not isinstance(record.get("t"), int) or not isinstance(
-        record.get("a"), dict
+    if (
+        not isinstance(record, dict)
+        or not isinstance(record.get("t"), int)
+        or not isinstance(record.get("a"), dict)
     ):
         return None
     return record

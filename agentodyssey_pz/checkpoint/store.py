@@ -65,7 +65,9 @@ class CheckpointWriter:
     the disk nor fsync. Until a new snapshot is on disk, the previous one plus the journals cover
     every tick."""
 
-    def __init__(self, game: Game, folder: str | os.PathLike[str], snapshot_every: int = 100) -> None:
+    def __init__(
+        self, game: Game, folder: str | os.PathLike[str], snapshot_every: int = 100
+    ) -> None:
         if snapshot_every <= 0:
             raise ValueError(f"snapshot_every must be positive, got {snapshot_every}")
         self.game = game
@@ -141,8 +143,12 @@ def resume(
             if record["t"] <= game.tick_index:
                 continue  # already inside the snapshot
             if record["t"] != game.tick_index + 1:
-                warnings.warn(f"{folder}: journal skips to tick {record['t']}; replay stops at "
-                              f"{game.tick_index}", CheckpointWarning, stacklevel=2)
+                warnings.warn(
+                    f"{folder}: journal skips to tick {record['t']}; replay stops at "
+                    f"{game.tick_index}",
+                    CheckpointWarning,
+                    stacklevel=2,
+                )
                 break
             if game.terminated:
                 break
@@ -158,8 +164,12 @@ def _newest_loadable(
     errors = []
     for tick in ticks:
         try:
-            game = Game.load(snapshot_path(folder, tick), world, rule_packs=rule_packs,
-                             reward_function=reward_function)
+            game = Game.load(
+                snapshot_path(folder, tick),
+                world,
+                rule_packs=rule_packs,
+                reward_function=reward_function,
+            )
             return game, tick
         except CheckpointError as exc:
             if "another world definition" in str(exc) or "rule pack" in str(exc):

@@ -24,7 +24,9 @@ def _check_type(kind: type | tuple[type, ...], *, allow_none: bool = False) -> A
         if isinstance(value, bool) and kind in (int, (int, float)):
             raise ConfigError(f"GameConfig.{attribute.name}: expected a number, got {value!r}")
         if not isinstance(value, kind):
-            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            names = (
+                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            )
             raise ConfigError(f"GameConfig.{attribute.name}: expected {names}, got {value!r}")
 
     return check

@@ -202,8 +202,12 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
         definition = CONVERTER.structure(data["definition"], WorldDefinition)
     except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:
         raise CheckpointError(f"{source}: the saved world definition is malformed: {exc}") from exc
-    return WorldPack(definition, name=str(bundled or "saved"), source=name or None,
-                     quest_data=data.get("quest_data"))
+    return WorldPack(
+        definition,
+        name=str(bundled or "saved"),
+        source=name or None,
+        quest_data=data.get("quest_data"),
+    )
 
 
 def _is_bundled_source(source: str, name: str) -> bool:

@@ -70,4 +70,6 @@ def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack)
     if quest_data is None:
         quest_data = definition.extras.get("quests")
     name = folder.name if folder is not None else Path(file).stem
-    return WorldPack(definition, name=name, source=str(file), quest_data=quest_data, rule_packs=rule_packs)
+    return WorldPack(
+        definition, name=name, source=str(file), quest_data=quest_data, rule_packs=rule_packs
+    )

@@ -1,8 +1,11 @@
-"""The discrete action catalogue: a fixed list of canonical commands derived from a world definition.
+"""The discrete action catalogue: a fixed list of canonical commands derived from a world
+definition.
 
 Layer: observe. Entry i is a (verb id, target) pair - `wait`, `defend`, `enter <area>`, `pick_up
-<object kind>`, `craft 1 <kind>`, `attack <NPC prototype>`, `buy 1 <kind>` ... - fixed for the life of
-an env, so `Discrete(len(catalogue))` never changes. Targets are kinds (definition ids): at execution
+<object kind>`, `craft 1 <kind>`, `attack <NPC prototype>`, `buy 1 <kind>` ... - fixed for the life
+of
+an env, so `Discrete(len(catalogue))` never changes. Targets are kinds (definition ids): at
+execution
 an entry resolves to the concrete command the verb would accept now (the first instance of that kind
 in reach, the first NPC of that prototype here, the first merchant that trades it), using the verb's
 own `valid_params`, so a discrete action means exactly what the same text command means.

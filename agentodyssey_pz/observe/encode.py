@@ -1,7 +1,8 @@
 """Numeric observations: a fixed, documented float32 layout per world definition.
 
 Layer: observe. The layout (`ObservationLayout.segments`) is a list of named slices; every value is
-scaled into [0, 1] (or [-1, 1] for the time-of-day pair). Things that did not exist in the definition
+scaled into [0, 1] (or [-1, 1] for the time-of-day pair). Things that did not exist in the
+definition
 (areas or objects added by world expansion, tutorial rooms) have no slot and are left out.
 
 Encoding is sparse: the buffer is zeroed and only what the agent can see is written, so the cost per
@@ -49,8 +50,15 @@ class Segment:
 
 
 SELF_FIELDS = (
-    "hp_fraction", "attack", "defense", "level", "xp_fraction", "stamina", "defending",
-    "in_combat", "coins",
+    "hp_fraction",
+    "attack",
+    "defense",
+    "level",
+    "xp_fraction",
+    "stamina",
+    "defending",
+    "in_combat",
+    "coins",
 )
 
 
@@ -227,7 +235,9 @@ class VectorEncoder:
         if quest:
             chapters = max(1, quest.get("chapters", 1))
             out[at["quest"]] = min(1.0, quest.get("chapter", 0) / chapters)
-            out[at["quest"] + 1] = min(1.0, len(quest.get("completed", ())) / max(1, quest.get("stages", 1)))
+            out[at["quest"] + 1] = min(
+                1.0, len(quest.get("completed", ())) / max(1, quest.get("stages", 1))
+            )
             out[at["quest"] + 2] = 1.0 if quest.get("complete") else 0.0
         side = agent.progress.get("side_quest")
         if side:

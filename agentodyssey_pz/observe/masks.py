@@ -22,8 +22,23 @@ if TYPE_CHECKING:
 # The spec's grouping order (observations-and-loop 10), with `talk to` and `defend` added as it
 # recommends; verbs of other packs follow in rule order.
 VERB_ORDER = (
-    "enter", "pick_up", "drop", "attack", "talk_to", "store", "take_out", "discard", "equip",
-    "unequip", "inspect", "craft", "buy", "sell", "write", "defend", "wait",
+    "enter",
+    "pick_up",
+    "drop",
+    "attack",
+    "talk_to",
+    "store",
+    "take_out",
+    "discard",
+    "equip",
+    "unequip",
+    "inspect",
+    "craft",
+    "buy",
+    "sell",
+    "write",
+    "defend",
+    "wait",
 )
 
 
@@ -103,7 +118,9 @@ def resolve_entry(
     entry = catalogue.entries[index]
     rule = game.engine.rules[entry.verb]
     if entry.target is not None:
-        for params in rule.valid_params(_verb_context(game, agent_id, entry.verb), all_amounts=False):
+        for params in rule.valid_params(
+            _verb_context(game, agent_id, entry.verb), all_amounts=False
+        ):
             if catalogue.key_of_params(game.world, entry.verb, params) == index:
                 return Command(entry.verb, tuple(params))
     return canonical_command(game, catalogue, index)

@@ -1,6 +1,7 @@
 """The text observation of one agent, for language agents (spec observations-and-loop 8).
 
-Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback, what I
+Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback, what
+I
 hold, what I wear, what lies here, who is here (NPCs, then other agents), level, attack, defense,
 health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
 `Current Time:`, `Current Location:` and `Neighboring areas:` are fixed tokens agents may parse.
@@ -19,10 +20,12 @@ if TYPE_CHECKING:
 
 INTRO = (
     "\nI wake on cold ground with no memory of arriving. A scrap of paper in my hand reads: "
-    "\"Look around. Pick things up. Make things. Go further than you think you can.\" "
+    '"Look around. Pick things up. Make things. Go further than you think you can." '
     "As I finish reading, the words fade and the paper crumbles to ash.\n"
 )
-COMPLETION_BANNER = "=== The main quest is complete: this world's story has been told. The game is won. ==="
+COMPLETION_BANNER = (
+    "=== The main quest is complete: this world's story has been told. The game is won. ==="
+)
 
 
 def item_list(world: World, items: Mapping[str, int]) -> str:
@@ -74,8 +77,11 @@ def observation_text(game: Game, agent: AgentState, feedback: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def tick_observation(game: Game, agent_id: str, feedback: str, *, bootstrap: bool, terminated: bool) -> str:
-    """The full text an agent receives after a tick: intro on the bootstrap tick, banner at the end."""
+def tick_observation(
+    game: Game, agent_id: str, feedback: str, *, bootstrap: bool, terminated: bool
+) -> str:
+    """The text an agent receives after a tick: the intro on the bootstrap tick, the banner at the
+    end of the game."""
     text = observation_text(game, game.agents[agent_id], feedback)
     if bootstrap:
         text = INTRO + text

@@ -80,7 +80,11 @@ class RuleResult:
     # ---------------------------------------------------------------- dependency tracking
     def track_move(self, agent_id: str, obj_id: str, amount: int, src: dict, dst: dict) -> None:
         if self.tracking and amount > 0:
-            self.emit(TRACK_MOVE, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src, "dst": dst})
+            self.emit(
+                TRACK_MOVE,
+                agent_id,
+                {"obj_id": obj_id, "amount": int(amount), "src": src, "dst": dst},
+            )
 
     def track_spawn(self, agent_id: str, obj_id: str, amount: int, dst: dict) -> None:
         if self.tracking and amount > 0:
@@ -88,11 +92,15 @@ class RuleResult:
 
     def track_consume(self, agent_id: str, obj_id: str, amount: int, src: dict) -> None:
         if self.tracking and amount > 0:
-            self.emit(TRACK_CONSUME, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src})
+            self.emit(
+                TRACK_CONSUME, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src}
+            )
 
     def track_utilize(self, agent_id: str, obj_id: str, amount: int, src: dict) -> None:
         if self.tracking and amount > 0:
-            self.emit(TRACK_UTILIZE, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src})
+            self.emit(
+                TRACK_UTILIZE, agent_id, {"obj_id": obj_id, "amount": int(amount), "src": src}
+            )
 
 
 class BaseActionRule(ABC):

@@ -1,4 +1,5 @@
-"""`RuleContext`: what a rule is handed - the world, the game's API, the acting agent and its command.
+"""`RuleContext`: what a rule is handed - the world, the game's API, the acting agent and its
+command.
 
 Layer: rule framework. Rules never import the engine; they reach the game through the `GameView`
 protocol below, which the engine's `Game` implements. Everything random goes through `game.rng`, a

@@ -1,4 +1,5 @@
-"""Events: typed records of what happened in a tick, emitted by rules and read by rewards and quests.
+"""Events: typed records of what happened in a tick, emitted by rules and read by rewards and
+quests.
 
 Layer: rule framework. Event type names and payload keys follow the spec (rule-framework section 11)
 exactly, because other rules, the reward function and the dependency tracker consume them.

@@ -59,7 +59,9 @@ def _concrete(module: types.ModuleType, base: type) -> list[type]:
     return [
         obj
         for _, obj in inspect.getmembers(module, inspect.isclass)
-        if issubclass(obj, base) and obj is not base and not inspect.isabstract(obj)
+        if issubclass(obj, base)
+        and obj is not base
+        and not inspect.isabstract(obj)
         and obj.__module__ == module.__name__
     ]
 
@@ -82,16 +84,20 @@ def load_pack(path: str | Path) -> RulePack:
     for name in _module_names(root, namespace):
         try:
             module = sys.modules[name] if name in sys.modules else importlib.import_module(name)
-        except Exception as exc:  # noqa: BLE001 - any import failure is the pack's error
-            raise RulePackError(f"rule pack {root}: cannot import {name[len(namespace) + 1:]}: {exc!r}") from exc
+        except Exception as exc:
+            raise RulePackError(
+                f"rule pack {root}: cannot import {name[len(namespace) + 1 :]}: {exc!r}"
+            ) from exc
         actions += _concrete(module, BaseActionRule)
         steps += _concrete(module, BaseStepRule)
         rewards += _concrete(module, RewardFunction)
         inits += _concrete(module, BaseInitRule)
     for cls in (*actions, *steps, *inits):
         if not isinstance(getattr(cls, "name", None), str):
-            raise RulePackError(f"rule pack {root}: {cls.__qualname__} has no `name` (make it abstract "
-                                "or give it one)")
+            raise RulePackError(
+                f"rule pack {root}: {cls.__qualname__} has no `name` (make it abstract "
+                "or give it one)"
+            )
     _check_unique(root, [a.name for a in actions], "verb")
     _check_unique(root, [s.name for s in steps], "step rule")
     return RulePack(

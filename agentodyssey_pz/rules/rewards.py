@@ -16,7 +16,16 @@ import attrs
 
 from agentodyssey_pz.world.agents import AgentState
 
-COMPONENTS = ("exploration", "craft", "kill", "unique_kill", "trade", "quest", "side_quest", "death")
+COMPONENTS = (
+    "exploration",
+    "craft",
+    "kill",
+    "unique_kill",
+    "trade",
+    "quest",
+    "side_quest",
+    "death",
+)
 
 
 @attrs.define(slots=True)
@@ -35,8 +44,14 @@ class RewardBreakdown:
     @property
     def total(self) -> int:
         return (
-            self.kill + self.craft + self.exploration + self.quest + self.side_quest + self.trade
-            + self.unique_kill - self.death
+            self.kill
+            + self.craft
+            + self.exploration
+            + self.quest
+            + self.side_quest
+            + self.trade
+            + self.unique_kill
+            - self.death
         )
 
     @property
@@ -44,8 +59,12 @@ class RewardBreakdown:
         """Experience earned: 5 per kill, new craft, new area and side quest; 10 per new trade;
         20 per quest stage."""
         return (
-            5 * self.craft + 5 * self.kill + 5 * self.exploration + 5 * self.side_quest
-            + 10 * self.trade + 20 * self.quest
+            5 * self.craft
+            + 5 * self.kill
+            + 5 * self.exploration
+            + 5 * self.side_quest
+            + 10 * self.trade
+            + 20 * self.quest
         )
 
     @property
@@ -85,8 +104,14 @@ class RewardBreakdown:
     @property
     def is_zero(self) -> bool:
         return not (
-            self.exploration or self.craft or self.kill or self.unique_kill or self.trade
-            or self.quest or self.side_quest or self.death
+            self.exploration
+            or self.craft
+            or self.kill
+            or self.unique_kill
+            or self.trade
+            or self.quest
+            or self.side_quest
+            or self.death
         )
 
 

@@ -125,7 +125,8 @@ def count_carried(world: World, agent: AgentState, def_id: str) -> int:
 
 
 def container_load(world: World, container: ContainerInstance) -> int:
-    """Space used: definition size x count over every entry (instances resolved to their definition).
+    """Space used: definition size x count over every entry (instances resolved to their
+    definition).
 
     One formula everywhere (the reference has three; spec actions.md 0.2)."""
     def_of = world.def_of

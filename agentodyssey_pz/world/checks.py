@@ -1,4 +1,5 @@
-"""Semantic checks of a world definition (ids, references, numbers, graph), one function per concern.
+"""Semantic checks of a world definition (ids, references, numbers, graph), one function per
+concern.
 
 Layer: world core. Each check reads the records that structured cleanly (`validate.Parsed`) and adds
 errors or warnings with the JSON path of the offending value. Rules that the reference engine leaves
@@ -49,14 +50,18 @@ def _check_name(path: str, kind: str, name: str, problems: Problems) -> None:
     if not name.strip():
         problems.error(path, f"{kind} name must not be empty")
     elif any(ch.isspace() for ch in name):
-        problems.error(path, f"{kind} name '{name}' contains whitespace (names are action parameters)")
+        problems.error(
+            path, f"{kind} name '{name}' contains whitespace (names are action parameters)"
+        )
 
 
 def check_names(p: Parsed, problems: Problems) -> None:
     objects = [(f"{path}.name", o.name) for path, _, o in p.objects]
     npcs = [(f"{path}.name", n.name) for path, _, n in p.npcs]
     areas = [
-        (f"{path}.areas[{i}].name", a.name) for path, _, pl in p.places for i, a in enumerate(pl.areas)
+        (f"{path}.areas[{i}].name", a.name)
+        for path, _, pl in p.places
+        for i, a in enumerate(pl.areas)
     ]
     for kind, items in (("object", objects), ("NPC", npcs), ("area", areas)):
         for path, name in items:
@@ -94,9 +99,13 @@ def check_places(p: Parsed, problems: Problems) -> None:
             if area.level is None:
                 problems.error(f"{path}.areas[{i}].level", f"area '{area.id}' needs a level")
             elif area.level < 1:
-                problems.error(f"{path}.areas[{i}].level", f"area level must be >= 1, got {area.level}")
+                problems.error(
+                    f"{path}.areas[{i}].level", f"area level must be >= 1, got {area.level}"
+                )
     if p.places and non_spawn == 0:
-        problems.error("$.entities.places", "a world needs at least one area besides the spawn area")
+        problems.error(
+            "$.entities.places", "a world needs at least one area besides the spawn area"
+        )
 
 
 def _spawn_area(p: Parsed) -> str | None:
@@ -110,24 +119,33 @@ def check_spawn(p: Parsed, problems: Problems) -> None:
         return
     spawn = init.spawn
     if spawn is None:
-        problems.error("$.initializations.spawn", "missing required key (agents start in spawn.area)")
+        problems.error(
+            "$.initializations.spawn", "missing required key (agents start in spawn.area)"
+        )
         return
     if spawn.area not in p.declared_areas:
         if spawn.area in p.declared_places:
-            problems.error("$.initializations.spawn.area", f"'{spawn.area}' is a place, not an area")
+            problems.error(
+                "$.initializations.spawn.area", f"'{spawn.area}' is a place, not an area"
+            )
         else:
             problems.error("$.initializations.spawn.area", f"unknown area '{spawn.area}'")
-    _check_counts(spawn.objects, p.declared_objects, "object", "$.initializations.spawn.objects", problems)
+    _check_counts(
+        spawn.objects, p.declared_objects, "object", "$.initializations.spawn.objects", problems
+    )
     _check_counts(spawn.npcs, p.declared_npcs, "NPC", "$.initializations.spawn.npcs", problems)
     uniques = {n.id for _, _, n in p.npcs if n.unique}
     for npc_id, count in spawn.npcs.items():
         if npc_id in uniques and count > 1:
             problems.error(
-                f"$.initializations.spawn.npcs.{npc_id}", f"unique NPC '{npc_id}' can spawn once, not {count}"
+                f"$.initializations.spawn.npcs.{npc_id}",
+                f"unique NPC '{npc_id}' can spawn once, not {count}",
             )
     for i, oid in enumerate(init.undistributable_objects):
         if oid not in p.declared_objects:
-            problems.error(f"$.initializations.undistributable_objects[{i}]", f"unknown object '{oid}'")
+            problems.error(
+                f"$.initializations.undistributable_objects[{i}]", f"unknown object '{oid}'"
+            )
 
 
 def _check_counts(
@@ -151,10 +169,20 @@ def check_object_fields(p: Parsed, problems: Problems) -> None:
     sizes = {o.id: o.size for _, _, o in p.objects}
     for path, raw, obj in p.objects:
         who = f"object '{obj.id}'"
-        for field, minimum in (("size", 0), ("value", 0), ("attack", 0), ("defense", 0), ("level", 1)):
-            _check_minimum(f"{path}.{field}", f"{who}: {field}", getattr(obj, field), minimum, problems)
+        for field, minimum in (
+            ("size", 0),
+            ("value", 0),
+            ("attack", 0),
+            ("defense", 0),
+            ("level", 1),
+        ):
+            _check_minimum(
+                f"{path}.{field}", f"{who}: {field}", getattr(obj, field), minimum, problems
+            )
         if obj.value == 0:
-            problems.warn(f"{path}.value", f"{who}: value 0 makes it free to buy and worthless to sell")
+            problems.warn(
+                f"{path}.value", f"{who}: value 0 makes it free to buy and worthless to sell"
+            )
         if obj.is_container:
             for key in ("capacity", "level"):
                 if key not in raw:
@@ -173,18 +201,28 @@ def check_object_fields(p: Parsed, problems: Problems) -> None:
         if obj.is_writable:
             if obj.is_prewritten:
                 if not obj.text:
-                    problems.error(f"{path}.text", f"{who}: pre-written (obj_given_) writables need text")
+                    problems.error(
+                        f"{path}.text", f"{who}: pre-written (obj_given_) writables need text"
+                    )
             elif obj.max_text_length is None:
-                problems.error(f"{path}.max_text_length", f"{who}: writables need 'max_text_length'")
+                problems.error(
+                    f"{path}.max_text_length", f"{who}: writables need 'max_text_length'"
+                )
             else:
                 _check_minimum(
-                    f"{path}.max_text_length", f"{who}: max_text_length", obj.max_text_length, 1, problems
+                    f"{path}.max_text_length",
+                    f"{who}: max_text_length",
+                    obj.max_text_length,
+                    1,
+                    problems,
                 )
         for i, area in enumerate(obj.areas):
             if area not in areas:
                 problems.warn(f"{path}.areas[{i}]", f"{who}: '{area}' is not an area (ignored)")
             elif area == spawn:
-                problems.warn(f"{path}.areas[{i}]", f"{who}: the spawn area is never distributed into")
+                problems.warn(
+                    f"{path}.areas[{i}]", f"{who}: the spawn area is never distributed into"
+                )
 
 
 def check_recipes(p: Parsed, problems: Problems) -> None:
@@ -225,7 +263,8 @@ def check_npcs(p: Parsed, problems: Problems) -> None:
         for i, act in enumerate(npc.combat_pattern or ()):
             if act not in COMBAT_ACTIONS:
                 problems.error(
-                    f"{path}.combat_pattern[{i}]", f"{who}: '{act}' is not one of {', '.join(COMBAT_ACTIONS)}"
+                    f"{path}.combat_pattern[{i}]",
+                    f"{who}: '{act}' is not one of {', '.join(COMBAT_ACTIONS)}",
                 )
         for stat in ("base_hp", "slope_hp", "base_attack_power", "slope_attack_power"):
             _check_minimum(f"{path}.{stat}", f"{who}: {stat}", getattr(npc, stat), 0, problems)
@@ -234,7 +273,8 @@ def check_npcs(p: Parsed, problems: Problems) -> None:
         for key in npc.extras:
             if key in IGNORED_NPC_KEYS:
                 problems.warn(
-                    f"{path}.{key}", f"{who}: '{key}' is an instance-form key; definitions use base_*/slope_*"
+                    f"{path}.{key}",
+                    f"{who}: '{key}' is an instance-form key; definitions use base_*/slope_*",
                 )
             else:
                 problems.warn(f"{path}.{key}", f"{who}: unknown key '{key}' (kept, not used)")

@@ -1,7 +1,9 @@
 """Runtime records of a world: areas, places, NPC instances, container and writable instances.
 
-Layer: world core. These are the mutable state the rules change every tick, so they are slotted attrs
-classes holding plain dicts and lists (cheap to read, JSON-friendly to save). Definitions (what a thing
+Layer: world core. These are the mutable state the rules change every tick, so they are slotted
+attrs
+classes holding plain dicts and lists (cheap to read, JSON-friendly to save). Definitions (what a
+thing
 *is*) stay in the frozen schema records; these hold what a thing's copy *has* right now.
 """
 
@@ -63,7 +65,7 @@ class Place:
 
 @attrs.define(slots=True)
 class Npc:
-    """An NPC instance. Its stats start from its prototype at its level; rules change them freely."""
+    """An NPC instance. Its stats start from its prototype at its level; rules change them."""
 
     id: str
     def_id: str

@@ -6,11 +6,13 @@ and applied only when it has no errors, so an expansion is atomic: it either hap
 at all. Specs whose id already exists are skipped (with a warning), as in the reference.
 
 Fixed reference quirks (spec: world-synthesis section 9): the bridge end is the furthest area with
-ties broken by area order (not set order); new unique NPCs are placed; a place is never bridged twice.
+ties broken by area order (not set order); new unique NPCs are placed; a place is never bridged
+twice.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -92,8 +94,14 @@ def check_expansion(world: World, spec: Any) -> tuple[Parsed, Problems]:
     parsed.declared_areas |= {a.id for _, _, p in new_places for a in p.areas}
     _check_new_areas(world, parsed, problems)
     scratch = Problems()
-    for check in (checks.check_unique_ids, checks.check_names, checks.check_id_suffixes,
-                  checks.check_object_fields, checks.check_recipes, checks.check_npcs):
+    for check in (
+        checks.check_unique_ids,
+        checks.check_names,
+        checks.check_id_suffixes,
+        checks.check_object_fields,
+        checks.check_recipes,
+        checks.check_npcs,
+    ):
         check(parsed, scratch)
     problems.items += [p for p in scratch.items if not p.path.startswith(WORLD_PATH)]
     return parsed, problems
@@ -120,8 +128,10 @@ def _check_new_areas(world: World, parsed: Parsed, problems: Problems) -> None:
             names.add(area.name)
 
 
-def expand(world: World, spec: Any, seed: int, options: SynthesisOptions | None = None) -> ExpansionResult:
-    """Validate and merge an expansion; raises `WorldDefinitionError` (world untouched) on errors."""
+def expand(
+    world: World, spec: Any, seed: int, options: SynthesisOptions | None = None
+) -> ExpansionResult:
+    """Validate and merge an expansion; raises `WorldDefinitionError` (world untouched) if bad."""
     parsed, problems = check_expansion(world, spec)
     problems.raise_if_errors(WorldDefinitionError, "world expansion")
     options = options or SynthesisOptions()
@@ -137,7 +147,8 @@ def expand(world: World, spec: Any, seed: int, options: SynthesisOptions | None 
     places = [_add_place(world, pdef, rng) for _, _, pdef in parsed.places]
     _bridge(world, places, existing_areas, rng)
     new_areas = [world.areas[a] for p in places for a in p.area_ids]
-    for area, adef in zip(new_areas, [a for _, _, p in parsed.places for a in p.areas]):
+    new_defs = [a for _, _, p in parsed.places for a in p.areas]
+    for area, adef in zip(new_areas, new_defs, strict=True):
         _populate(world, area, adef.existing_objects or (), rng, options)
     _place_unique_npcs(world, new_npcs, new_areas, rng, options)
     return ExpansionResult(
@@ -156,13 +167,14 @@ def _add_place(world: World, pdef: PlaceDef, rng: random.Random) -> Place:
         world.add_area(Area(adef.id, adef.name, adef.level or 1, light, place.id, type=adef.type))
     ids = list(place.area_ids)
     rng.shuffle(ids)
-    for a, b in zip(ids, ids[1:]):
+    for a, b in itertools.pairwise(ids):
         world.connect(a, b)
     return place
 
 
 def _bridge(world: World, places: list[Place], candidates: list[str], rng: random.Random) -> None:
-    """Link each new place by one open path to the area furthest from spawn so far (locks ignored)."""
+    """Link each new place by one open path to the area furthest from spawn so far (locks
+    ignored)."""
     candidates = list(candidates)
     for place in places:
         far = world.graph.furthest(world.spawn_area, candidates) or world.spawn_area
@@ -190,7 +202,8 @@ def _populate(
             put(obj, 1)
     have = sum(area.objects.values())
     pool = [
-        o for o in world.objects.values()
+        o
+        for o in world.objects.values()
         if distributable(o) and not o.is_currency and not o.is_container and not o.is_writable
     ]
     if have < MIN_UNITS_PER_AREA and pool:
@@ -224,16 +237,24 @@ def _populate_npcs(world: World, area: Area, rng: random.Random, options: Synthe
 
 
 def _place_unique_npcs(
-    world: World, protos: list[NpcDef], areas: list[Area], rng: random.Random, options: SynthesisOptions
+    world: World,
+    protos: list[NpcDef],
+    areas: list[Area],
+    rng: random.Random,
+    options: SynthesisOptions,
 ) -> None:
     """Fixed quirk: the reference never places unique NPCs an expansion brings (e.g. a merchant)."""
     for proto in protos:
         if proto.unique and not proto.quest and areas:
             home = rng.choice(areas)
-            world.add_npc(create_npc(world, proto, None, choose_level(rng, home.level), rng, options), home.id)
+            world.add_npc(
+                create_npc(world, proto, None, choose_level(rng, home.level), rng, options), home.id
+            )
 
 
-def expansion_to_dict(places: list[PlaceDef], objects: list[ObjectDef], npcs: list[NpcDef]) -> dict[str, Any]:
+def expansion_to_dict(
+    places: list[PlaceDef], objects: list[ObjectDef], npcs: list[NpcDef]
+) -> dict[str, Any]:
     """Build an expansion spec from schema records (used by generators)."""
     return {
         "places": [CONVERTER.unstructure(p) for p in places],

@@ -18,7 +18,9 @@ import networkx as nx
 LOCKED = "locked"
 KEY = "key"
 ORDER = "order"
-OWNER = "owner"  # a personal path: only this agent sees and uses it (tutorial rooms); None = everyone
+OWNER = (
+    "owner"  # a personal path: only this agent sees and uses it (tutorial rooms); None = everyone
+)
 
 
 class AreaGraph:
@@ -38,9 +40,15 @@ class AreaGraph:
         self.nx.remove_node(area_id)
 
     def connect(
-        self, a: str, b: str, *, locked: bool = False, key: str | None = None, owner: str | None = None
+        self,
+        a: str,
+        b: str,
+        *,
+        locked: bool = False,
+        key: str | None = None,
+        owner: str | None = None,
     ) -> None:
-        """Create the path a<->b, or overwrite its lock state (keeping its place in neighbour order)."""
+        """Create the path a<->b, or overwrite its lock state (keeping its neighbour order)."""
         if self.nx.has_edge(a, b):
             self.nx.edges[a, b].update({LOCKED: locked, KEY: key, OWNER: owner})
             return
@@ -57,7 +65,9 @@ class AreaGraph:
 
     def visible_neighbors(self, area_id: str, agent_id: str) -> list[str]:
         """Neighbours an agent can see and walk to: every path but other agents' personal ones."""
-        return [n for n, d in self._adj[area_id].items() if d[OWNER] is None or d[OWNER] == agent_id]
+        return [
+            n for n, d in self._adj[area_id].items() if d[OWNER] is None or d[OWNER] == agent_id
+        ]
 
     def path(self, a: str, b: str) -> dict[str, Any] | None:
         return self._adj[a].get(b)

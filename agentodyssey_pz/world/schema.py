@@ -1,9 +1,11 @@
 """World-definition schema: frozen attrs records for the JSON format, and the cattrs converter.
 
-Layer: world core. Every key of the format (see the spec's world-definition document) is a field here;
+Layer: world core. Every key of the format (see the spec's world-definition document) is a field
+here;
 keys the format does not know are kept in each record's `extras` and written back on unstructure, so
 a definition round-trips. A field whose absence means something different from any value it could
-hold (an area's `light`, an NPC's `combat_pattern` ...) is `None` when absent and is omitted again on
+hold (an area's `light`, an NPC's `combat_pattern` ...) is `None` when absent and is omitted again
+on
 output.
 
 Structuring is strict: a string is never coerced to a number, a number never to a bool. Type errors
@@ -33,8 +35,18 @@ COMBAT_ACTIONS = ("attack", "defend", "wait")
 DEFAULT_ENEMY_PATTERN = ("attack", "defend", "attack", "wait")
 
 # NPC stat defaults by hostility (world-definition spec, section 4.1).
-ENEMY_STAT_DEFAULTS = {"base_hp": 60, "slope_hp": 20, "base_attack_power": 15, "slope_attack_power": 15}
-FRIEND_STAT_DEFAULTS = {"base_hp": 1000, "slope_hp": 50, "base_attack_power": 10, "slope_attack_power": 5}
+ENEMY_STAT_DEFAULTS = {
+    "base_hp": 60,
+    "slope_hp": 20,
+    "base_attack_power": 15,
+    "slope_attack_power": 15,
+}
+FRIEND_STAT_DEFAULTS = {
+    "base_hp": 1000,
+    "slope_hp": 50,
+    "base_attack_power": 10,
+    "slope_attack_power": 5,
+}
 
 
 def _absent() -> Any:
@@ -47,7 +59,7 @@ def _extras() -> Any:
 
 @attrs.frozen
 class CraftRecipe:
-    """`craft` block: ingredients consumed per unit (may be fractional) and stations needed nearby."""
+    """`craft` block: ingredients used per unit (may be fractional) and stations needed nearby."""
 
     ingredients: dict[str, float] = attrs.field(factory=dict)
     dependencies: tuple[str, ...] = ()
@@ -375,7 +387,9 @@ def _record_hooks(converter: cattrs.Converter, cls: type) -> tuple[Any, Any]:
     known = set(keys.values())
     omit = {keys[f.name] for f in attrs.fields(cls) if f.metadata.get(OMIT_IF_NONE)}
     base_structure = make_dict_structure_fn(cls, converter, extras=override(omit=True), **renames)
-    base_unstructure = make_dict_unstructure_fn(cls, converter, extras=override(omit=True), **renames)
+    base_unstructure = make_dict_unstructure_fn(
+        cls, converter, extras=override(omit=True), **renames
+    )
 
     def structure(value: Any, _: type) -> Any:
         if not isinstance(value, dict):
@@ -405,7 +419,9 @@ def strict_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
     converter.register_structure_hook_func(
         lambda t: get_origin(t) is tuple, _make_tuple_hook(converter)
     )
-    converter.register_structure_hook_func(lambda t: get_origin(t) is dict, _make_dict_hook(converter))
+    converter.register_structure_hook_func(
+        lambda t: get_origin(t) is dict, _make_dict_hook(converter)
+    )
     converter.register_unstructure_hook_func(
         lambda t: get_origin(t) is tuple, lambda v: [converter.unstructure(x) for x in v]
     )
@@ -415,7 +431,9 @@ def strict_converter(*, forbid_extra_keys: bool = False) -> cattrs.Converter:
 def renamed_fields(cls: type) -> dict[str, Any]:
     """cattrs overrides for fields whose JSON key differs from the attribute name."""
     return {
-        f.name: override(rename=f.metadata[JSON_KEY]) for f in attrs.fields(cls) if JSON_KEY in f.metadata
+        f.name: override(rename=f.metadata[JSON_KEY])
+        for f in attrs.fields(cls)
+        if JSON_KEY in f.metadata
     }
 
 

@@ -50,13 +50,19 @@ def world_to_data(world: World, *, include_definition: bool = True) -> dict[str,
     unstructure = STATE_CONVERTER.unstructure
     return {
         "format": FORMAT_VERSION,
-        "definition": SCHEMA_CONVERTER.unstructure(world.definition) if include_definition else None,
+        "definition": SCHEMA_CONVERTER.unstructure(world.definition)
+        if include_definition
+        else None,
         "spawn_area": world.spawn_area,
         "added_objects": [
-            SCHEMA_CONVERTER.unstructure(o) for o in world.objects.values() if o.id not in defined_objects
+            SCHEMA_CONVERTER.unstructure(o)
+            for o in world.objects.values()
+            if o.id not in defined_objects
         ],
         "added_npc_protos": [
-            SCHEMA_CONVERTER.unstructure(n) for n in world.npc_protos.values() if n.id not in defined_npcs
+            SCHEMA_CONVERTER.unstructure(n)
+            for n in world.npc_protos.values()
+            if n.id not in defined_npcs
         ],
         "places": [unstructure(p) for p in world.places.values()],
         "areas": [unstructure(a) for a in world.areas.values()],
@@ -85,11 +91,18 @@ def world_from_data(data: dict[str, Any], definition: WorldDefinition | None = N
 def _build(data: dict[str, Any], given: WorldDefinition | None) -> World:
     if data.get("format") != FORMAT_VERSION:
         raise WorldStateError(
-            [Problem("$.format", f"unsupported world format {data.get('format')!r}, expected {FORMAT_VERSION}")]
+            [
+                Problem(
+                    "$.format",
+                    f"unsupported world format {data.get('format')!r}, expected {FORMAT_VERSION}",
+                )
+            ]
         )
     structure = STATE_CONVERTER.structure
     definition = (
-        given if given is not None else SCHEMA_CONVERTER.structure(data["definition"], WorldDefinition)
+        given
+        if given is not None
+        else SCHEMA_CONVERTER.structure(data["definition"], WorldDefinition)
     )
     world = World(definition, data["spawn_area"])
     for raw in data["added_objects"]:
@@ -102,7 +115,9 @@ def _build(data: dict[str, Any], given: WorldDefinition | None) -> World:
     world.areas = {a.id: a for a in (structure(r, Area) for r in data["areas"])}
     world.graph = AreaGraph.from_data(data["graph"])
     world.npcs = {n.id: n for n in (structure(r, Npc) for r in data["npcs"])}
-    world.containers = {c.id: c for c in (structure(r, ContainerInstance) for r in data["containers"])}
+    world.containers = {
+        c.id: c for c in (structure(r, ContainerInstance) for r in data["containers"])
+    }
     world.writables = {w.id: w for w in (structure(r, WritableInstance) for r in data["writables"])}
     world.container_count = dict(data["container_count"])
     world.writable_count = dict(data["writable_count"])
@@ -136,7 +151,10 @@ def dangling_references(world: World) -> list[Problem]:
             bad(f"$.areas.{aid}.place_id", f"unknown place '{area.place_id}'")
         for oid, count in area.objects.items():
             if world.find_def(oid) is None or count <= 0:
-                bad(f"$.areas.{aid}.objects.{oid}", f"unknown object or non-positive count ({count})")
+                bad(
+                    f"$.areas.{aid}.objects.{oid}",
+                    f"unknown object or non-positive count ({count})",
+                )
         for npc_id in area.npcs:
             if npc_id not in world.npcs:
                 bad(f"$.areas.{aid}.npcs", f"unknown NPC '{npc_id}'")

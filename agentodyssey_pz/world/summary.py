@@ -94,7 +94,8 @@ def format_summary(summary: WorldSummary) -> str:
             f"NPC prototypes: {summary.npc_prototypes} ({summary.unique_npcs} unique, "
             f"{summary.enemy_prototypes} enemies)",
             f"crafting depth: {summary.crafting_depth} ({' -> '.join(summary.deepest_chain)})",
-            f"area graph (seed {summary.seed}): {summary.graph_areas} areas, {summary.graph_paths} paths "
+            f"area graph (seed {summary.seed}): {summary.graph_areas} areas, "
+            f"{summary.graph_paths} paths "
             f"({summary.locked_paths} locked), diameter {summary.diameter}",
             f"NPC instances (seed {summary.seed}): {summary.npc_instances}",
             f"synthesis time: {summary.synthesis_ms:.1f} ms",

@@ -1,7 +1,8 @@
 """World synthesis: definition + seed -> `World`, in the reference engine's six stages.
 
 Layer: world core. Each stage draws only from its own generator (see `rng.py`) and makes exactly the
-reference's sequence of calls, so a definition that uses the base generator gives the reference's world
+reference's sequence of calls, so a definition that uses the base generator gives the reference's
+world
 for the same seed: same objects per area, NPC instances (level, hp, attack, coins, inventory),
 paths with their locks and keys, and instance ids. Section numbers below refer to the spec's
 world-synthesis document.
@@ -13,6 +14,7 @@ each stage).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 from collections.abc import Sequence
@@ -56,7 +58,7 @@ class SynthesisOptions:
 def generate(
     definition: WorldDefinition, seed: int, options: SynthesisOptions | None = None
 ) -> World:
-    """Synthesise a world. The definition is read, never modified (so a second reset is identical)."""
+    """Synthesise a world. The definition is read, never modified (a second reset is identical)."""
     options = options or SynthesisOptions()
     spawn = definition.initializations.spawn
     if spawn is None:
@@ -102,7 +104,7 @@ def chain_within_places(world: World, rng: random.Random, unlockables: list[str]
         if len(ids) <= 1:
             continue
         rng.shuffle(ids)
-        for a, b in zip(ids, ids[1:]):
+        for a, b in itertools.pairwise(ids):
             locked, key = False, None
             if not place.unlocked and unlockables and rng.random() < INTRA_PLACE_LOCK_PROBABILITY:
                 locked, key = True, rng.choice(unlockables)
@@ -115,7 +117,7 @@ def chain_places(world: World, rng: random.Random, unlockables: list[str]) -> No
         return
     pids = list(world.places)
     rng.shuffle(pids)
-    for pid_u, pid_v in zip(pids, pids[1:]):
+    for pid_u, pid_v in itertools.pairwise(pids):
         place_u, place_v = world.places[pid_u], world.places[pid_v]
         u = rng.choice(place_u.area_ids)
         v = rng.choice(place_v.area_ids)
@@ -143,7 +145,7 @@ class Pools:
 
 
 def build_pools(world: World) -> Pools:
-    """6.2, in definition order; a writable can sit in the global pool twice, as in the reference."""
+    """6.2, in definition order; a writable can sit in the global pool twice (as the reference)."""
     und = set(world.definition.initializations.undistributable_objects)
     objs = [o for o in world.objects.values() if o.id not in und]
 
@@ -187,7 +189,8 @@ def _place_units(world: World, area: Area, obj: ObjectDef, count: int) -> None:
 def guarantee_local(
     world: World, area: Area, raw_here: list[ObjectDef], crafted_here: list[ObjectDef]
 ) -> None:
-    """6.3: every local raw material max(1, L) units, every local crafted one 1 unit (no station cap)."""
+    """6.3: every local raw material max(1, L) units, every local crafted one 1 unit (no station
+    cap)."""
     for obj in raw_here:
         _place_units(world, area, obj, max(1, area.level))
     for obj in crafted_here:
@@ -278,7 +281,7 @@ def create_npc(
     rng: random.Random,
     options: SynthesisOptions,
 ) -> Npc:
-    """7.4: an NPC instance at `level`; index None keeps the prototype's id and name (unique NPCs)."""
+    """7.4: an NPC instance at `level`; index None keeps the prototype's id and name (unique)."""
     suffix = "" if index is None else f"_{index}"
     hp = proto.hp_at_level_1 + proto.hp_per_level * (level - 1)
     attack = proto.attack_at_level_1 + proto.attack_per_level * (level - 1)
@@ -333,7 +336,7 @@ def place_unique_npcs(
     spawn_npcs: dict[str, int],
     options: SynthesisOptions,
 ) -> None:
-    """7.2: each unique, non-quest prototype not listed at spawn goes to a uniform non-spawn area."""
+    """7.2: each unique, non-quest prototype not listed at spawn goes to a random non-spawn area."""
     for proto in protos:
         if not proto.unique or proto.id in spawn_npcs or proto.quest:
             continue
@@ -343,9 +346,14 @@ def place_unique_npcs(
 
 
 def place_non_unique_npcs(
-    world: World, rng: random.Random, dist: Sequence[Area], protos: list[NpcDef], options: SynthesisOptions
+    world: World,
+    rng: random.Random,
+    dist: Sequence[Area],
+    protos: list[NpcDef],
+    options: SynthesisOptions,
 ) -> None:
-    """7.3: per area an enemy budget; each prototype is considered once with p = 0.6 + (L-1)0.4/Lmax."""
+    """7.3: per area an enemy budget; each prototype is considered once, with probability
+    0.6 + (L-1) * 0.4 / Lmax."""
     top = max(a.level for a in dist)
     candidates = [p for p in protos if not p.unique]
     for home in dist:

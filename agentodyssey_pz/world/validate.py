@@ -1,7 +1,9 @@
 """Loading and validating world definitions: JSON -> checked, frozen `WorldDefinition`.
 
-Layer: world core. Every problem is collected (type errors from the cattrs converter, then the semantic
-checks of `checks.py`) and reported at once in one `WorldDefinitionError`, each with its JSON path. A
+Layer: world core. Every problem is collected (type errors from the cattrs converter, then the
+semantic
+checks of `checks.py`) and reported at once in one `WorldDefinitionError`, each with its JSON path.
+A
 definition with errors is never returned half-built.
 """
 
@@ -44,7 +46,8 @@ def _describe(exc: BaseException, _: Any) -> str:
     if isinstance(exc, KeyError):
         return "missing required key"
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
-        return f"unknown key{'s' if len(exc.extra_fields) > 1 else ''}: {', '.join(sorted(exc.extra_fields))}"
+        keys = sorted(exc.extra_fields)
+        return f"unknown key{'s' if len(keys) > 1 else ''}: {', '.join(keys)}"
     if isinstance(exc, SchemaTypeError):
         return str(exc)
     if isinstance(exc, (TypeError, ValueError)):
@@ -67,7 +70,11 @@ def structure_record(
     try:
         return converter.structure(raw, cls)
     except (
-        cattrs.BaseValidationError, SchemaTypeError, KeyError, TypeError, ValueError,
+        cattrs.BaseValidationError,
+        SchemaTypeError,
+        KeyError,
+        TypeError,
+        ValueError,
         cattrs.ForbiddenExtraKeysError,
     ) as exc:
         for line in cattrs.transform_error(exc, path=path, format_exception=_describe):
@@ -146,7 +153,9 @@ def _parse(raw: Any, problems: Problems) -> Parsed:
     parsed.features = structure_record(raw.get("features", {}), Features, "$.features", problems)
     if raw.get("graph") is not None:
         parsed.graph = structure_record(raw["graph"], GraphDef, "$.graph", problems)
-    events = structure_record(raw.get("custom_events", []), tuple[str, ...], "$.custom_events", problems)
+    events = structure_record(
+        raw.get("custom_events", []), tuple[str, ...], "$.custom_events", problems
+    )
     parsed.custom_events = events or ()
     for key in raw:
         if key not in TOP_LEVEL_KEYS:
@@ -159,7 +168,9 @@ def _apply_aliases(parsed: Parsed, problems: Problems) -> None:
     for i, (path, raw, obj) in enumerate(parsed.objects):
         alias = obj.extras.get("attack_power")
         if "attack" not in raw and type(alias) is int:
-            problems.warn(f"{path}.attack_power", f"object '{obj.id}': read 'attack_power' as 'attack'")
+            problems.warn(
+                f"{path}.attack_power", f"object '{obj.id}': read 'attack_power' as 'attack'"
+            )
             parsed.objects[i] = (path, raw, attrs.evolve(obj, attack=alias))
 
 
@@ -178,7 +189,9 @@ def check_definition(
             places=tuple(p for _, _, p in parsed.places),
             objects=tuple(o for _, _, o in parsed.objects),
             npcs=tuple(n for _, _, n in parsed.npcs),
-            extras={k: v for k, v in raw["entities"].items() if k not in ("places", "objects", "npcs")},
+            extras={
+                k: v for k, v in raw["entities"].items() if k not in ("places", "objects", "npcs")
+            },
         ),
         initializations=parsed.initializations or Initializations(),
         custom_events=parsed.custom_events,
@@ -207,14 +220,18 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise WorldDefinitionError([Problem("$", f"cannot read file: {exc.strerror}")], str(path)) from exc
+        raise WorldDefinitionError(
+            [Problem("$", f"cannot read file: {exc.strerror}")], str(path)
+        ) from exc
     except UnicodeDecodeError as exc:
         raise WorldDefinitionError([Problem("$", "file is not UTF-8 text")], str(path)) from exc
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
-        raise WorldDefinitionError([Problem("$", f"not valid JSON ({exc.msg} at {where})")], str(path)) from exc
+        raise WorldDefinitionError(
+            [Problem("$", f"not valid JSON ({exc.msg} at {where})")], str(path)
+        ) from exc
 
 
 def load_definition(

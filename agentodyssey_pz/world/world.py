@@ -130,7 +130,13 @@ class World:
         return area_id if area_id in self.areas else None
 
     def connect(
-        self, a: str, b: str, *, locked: bool = False, key: str | None = None, owner: str | None = None
+        self,
+        a: str,
+        b: str,
+        *,
+        locked: bool = False,
+        key: str | None = None,
+        owner: str | None = None,
     ) -> None:
         """Create (or overwrite) the path a<->b and record that the two places are neighbours."""
         self.graph.connect(a, b, locked=locked, key=key, owner=owner)
@@ -145,8 +151,8 @@ class World:
         """Register a definition created at run time (world expansion)."""
         self.objects[obj.id] = obj
         self._def_of[obj.id] = obj
-        if self._currency_id is None and obj.is_currency:
-            self._currency_id = obj.id
+        if obj.is_currency or self._currency_id == obj.id:  # added or redefined money
+            self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
         self.obj_name_to_id[obj.name] = obj.id
         for ingredient in obj.craft.ingredients:
             products = self.products_of.setdefault(ingredient, [])
@@ -245,7 +251,9 @@ class World:
     def npcs_seen_by(self, area_id: str, viewer: str) -> list[Npc]:
         """NPCs in the area that `viewer` can see, in arrival order."""
         npcs = self.npcs
-        return [npc for npc in (npcs[n] for n in self.areas[area_id].npcs) if npc.is_visible_to(viewer)]
+        return [
+            npc for npc in (npcs[n] for n in self.areas[area_id].npcs) if npc.is_visible_to(viewer)
+        ]
 
     # ----------------------------------------------------------------- queries
     def dist_areas(self) -> list[Area]:
@@ -267,7 +275,7 @@ class World:
         return counts
 
     def total_units(self, areas: Iterable[Area] | None = None) -> dict[str, int]:
-        """Units per definition id lying on the ground (instances counted under their definition)."""
+        """Units per definition id lying on the ground (instances counted under their kind)."""
         totals: dict[str, int] = {}
         for area in self.areas.values() if areas is None else areas:
             for oid, n in area.objects.items():

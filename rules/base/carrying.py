@@ -97,7 +97,9 @@ def take_units(
         for oid in [k for k in store if def_of(k).id == def_id]:
             take = min(store[oid], amount)
             remove_count(store, oid, take)
-            res.track_consume(agent.id, oid, take, store_loc(world, agent, store) if res.tracking else {})
+            res.track_consume(
+                agent.id, oid, take, store_loc(world, agent, store) if res.tracking else {}
+            )
             if world.is_instance(oid):
                 world.delete_instance(oid)  # a used-up note or bag stops existing
             amount -= take
@@ -113,7 +115,7 @@ def count_in_stores(world: World, stores: list[dict[str, int]], def_id: str) -> 
 def place_on_ground(
     world: World, agent: AgentState, def_id: str, count: int, res: RuleResult
 ) -> list[tuple[str, int]]:
-    """New units of a definition appear on the agent's ground (containers/writables as instances)."""
+    """New units of a definition appear on the agent's ground (containers, writables: instances)."""
     placed = world.spawn_on_ground(agent.area_id, def_id, count)
     if res.tracking:
         for oid, n in placed:

@@ -501,7 +501,10 @@ def test_valid_params_agree_exactly_with_apply(mode: str) -> None:
                 assert res.events[-1].data["amount"] == int(params[0])
             elif ok:
                 # Either a clamped amount (14.8) or an instance name, which crafts its definition.
-                made = (str(res.events[-1].data["amount"]), game.world.objects[res.events[-1].data["obj_id"]].name)
+                made = (
+                    str(res.events[-1].data["amount"]),
+                    game.world.objects[res.events[-1].data["obj_id"]].name,
+                )
                 clamped = "craft.only_enough" in res.feedback_keys("agent_0")
                 by_instance = game.world.is_instance(game.world.obj_name_to_id.get(params[1], ""))
                 assert clamped or by_instance, (seed, params)

@@ -178,7 +178,8 @@ def test_dead_and_tutorial_agents_are_skipped_and_defending_is_cleared_for_all()
     a0.hp = 0
     # A stand-in tutorial: the cellar place plays the tutorial place, its vats area a room.
     game.world.auxiliary["tutorial_room"] = {
-        "place_id": "place_cellar", "rooms": {"agent_1": {"area_id": "area_vats"}}
+        "place_id": "place_cellar",
+        "rooms": {"agent_1": {"area_id": "area_vats"}},
     }
     move_to(game, "agent_1", "area_vats")
     spawn_npc(game, "npc_wasp", "area_vats")

@@ -185,7 +185,10 @@ def test_dead_agents_and_agents_in_the_tutorial_room_are_skipped():
     agent(game, "agent_0").hp = 0
     # A stand-in tutorial: the fight's place plays the tutorial place.
     place = game.world.areas[AREA].place_id
-    game.world.auxiliary["tutorial_room"] = {"place_id": place, "rooms": {"agent_1": {"area_id": AREA}}}
+    game.world.auxiliary["tutorial_room"] = {
+        "place_id": place,
+        "rooms": {"agent_1": {"area_id": AREA}},
+    }
     res = run_step(game, RULE)
     assert res.events == []
     assert [a.combats[npc.id].rhythm_index for a in game.agents.values()] == [0, 0]

@@ -117,7 +117,8 @@ def test_agent_still_in_the_tutorial_is_skipped():
     game.agents["agent_1"].tutorial_passed = False
     # A stand-in tutorial: the cellar place plays the tutorial place, its vats area a room.
     game.world.auxiliary["tutorial_room"] = {
-        "place_id": "place_cellar", "rooms": {"agent_2": {"area_id": "area_vats"}}
+        "place_id": "place_cellar",
+        "rooms": {"agent_2": {"area_id": "area_vats"}},
     }
     game.move_agent(game.agents["agent_2"], "area_vats")
     res = run_step(game, RULE)

@@ -21,7 +21,9 @@ class Drop(BaseActionRule):
         name = ctx.params[0]
         oid = world.obj_name_to_id.get(name)
         if oid is None or agent.hands.get(oid, 0) <= 0:
-            return res.fail(agent.id, "drop.not_held", f"I cannot drop {name}: I am not holding one.")
+            return res.fail(
+                agent.id, "drop.not_held", f"I cannot drop {name}: I am not holding one."
+            )
         remove_count(agent.hands, oid, 1)
         world.areas[agent.area_id].add_objects(oid, 1)
         res.say(agent.id, "drop.done", f"I dropped 1 {name}.")
@@ -32,4 +34,6 @@ class Drop(BaseActionRule):
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         world = ctx.world
         names = world.obj_name_to_id
-        return [(world.name_of(oid),) for oid in ctx.actor.hands if names.get(world.name_of(oid)) == oid]
+        return [
+            (world.name_of(oid),) for oid in ctx.actor.hands if names.get(world.name_of(oid)) == oid
+        ]

@@ -27,7 +27,12 @@ def blocking_enemies(world: World, agent: AgentState) -> list[str]:
     names = []
     for npc_id, engagement in agent.combats.items():
         npc = world.npcs.get(npc_id)
-        if engagement.area_id == agent.area_id and npc is not None and npc.hp > 0 and npc_id in here:
+        if (
+            engagement.area_id == agent.area_id
+            and npc is not None
+            and npc.hp > 0
+            and npc_id in here
+        ):
             names.append(npc.name)
     return names
 
@@ -59,7 +64,9 @@ class Enter(BaseActionRule):
     verb = "enter"
     params = ("area_name",)
     param_min = param_max = 1
-    description = "Walk to a neighbouring area; a locked path needs its key (or a lockpick) in hand."
+    description = (
+        "Walk to a neighbouring area; a locked path needs its key (or a lockpick) in hand."
+    )
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -73,23 +80,37 @@ class Enter(BaseActionRule):
             )
         target = find_neighbor(world, agent.area_id, name, agent.id)
         if target is None:
-            return res.fail(agent.id, "enter.no_path", f"I cannot enter {name}: no path leads there from here.")
+            return res.fail(
+                agent.id, "enter.no_path", f"I cannot enter {name}: no path leads there from here."
+            )
         origin = agent.area_id
         if world.graph.is_locked(origin, target):
             key = world.graph.path(origin, target)[KEY]
             opener = opener_in_hand(world, agent, key)
             if opener is None:
-                needed = world.objects[key or FALLBACK_KEY].name if (key or FALLBACK_KEY) in world.objects else "a key"
+                needed = (
+                    world.objects[key or FALLBACK_KEY].name
+                    if (key or FALLBACK_KEY) in world.objects
+                    else "a key"
+                )
                 return res.fail(
-                    agent.id, "enter.locked", f"The way to {name} is locked; I need {needed} in hand."
+                    agent.id,
+                    "enter.locked",
+                    f"The way to {name} is locked; I need {needed} in hand.",
                 )
             remove_count(agent.hands, opener, 1)
             world.graph.set_locked(origin, target, False)
             res.track_consume(agent.id, opener, 1, hand_loc(agent))
-            res.say(agent.id, "enter.unlocked", f"I opened the lock with my {world.name_of(opener)}, which is used up.")
+            res.say(
+                agent.id,
+                "enter.unlocked",
+                f"I opened the lock with my {world.name_of(opener)}, which is used up.",
+            )
         ctx.game.move_agent(agent, target)
         res.say(agent.id, "enter.done", f"I entered {name}.")
-        res.emit("area_entered", agent.id, {"from_area": origin, "to_area": target, "area_name": name})
+        res.emit(
+            "area_entered", agent.id, {"from_area": origin, "to_area": target, "area_name": name}
+        )
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:

@@ -26,7 +26,9 @@ class PickUp(BaseActionRule):
         area = world.areas[agent.area_id]
         oid = world.obj_name_to_id.get(name)
         if oid is None or area.objects.get(oid, 0) <= 0:
-            return res.fail(agent.id, "pick_up.not_here", f"I cannot pick up {name}: there is none here.")
+            return res.fail(
+                agent.id, "pick_up.not_here", f"I cannot pick up {name}: there is none here."
+            )
         if agent.hands_full:
             return res.fail(
                 agent.id, "pick_up.hands_full", f"I cannot pick up {name}: both my hands are full."

@@ -21,6 +21,8 @@ class Wait(BaseActionRule):
         agent.consecutive_attacks = 0
         if agent.combats:
             agent.stamina = FULL_STAMINA
-            res.say(agent.id, "wait.recovered", "I waited and caught my breath: my stamina is full.")
+            res.say(
+                agent.id, "wait.recovered", "I waited and caught my breath: my stamina is full."
+            )
         else:
             res.say(agent.id, "wait.done", "I waited.")
