@@ -9,6 +9,8 @@ keywords override them.
 
 from __future__ import annotations
 
+import math
+import os
 from typing import Any
 
 import attrs
@@ -60,6 +62,11 @@ def _optional_bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         raise ConfigError(f"{attribute.name}: expected True, False or None, got {value!r}")
 
 
+def _bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if type(value) is not bool:
+        raise ConfigError(f"{attribute.name}: expected True or False, got {value!r}")
+
+
 def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if value is None:
         return
@@ -74,6 +81,8 @@ def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
             )
         if isinstance(weight, bool) or not isinstance(weight, (int, float)):
             raise ConfigError(f"{attribute.name}[{key!r}]: expected a number, got {weight!r}")
+        if not math.isfinite(weight):
+            raise ConfigError(f"{attribute.name}[{key!r}]: must be finite, got {weight!r}")
 
 
 @attrs.frozen
@@ -88,8 +97,8 @@ class EnvConfig:
     tutorial: bool | None = attrs.field(default=None, validator=_optional_bool)
     world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)
     reward_weights: dict[str, float] | None = attrs.field(default=None, validator=_weights)
-    vector_reward: bool = attrs.field(default=False, validator=_optional_bool)
-    valid_actions_in_info: bool = attrs.field(default=False, validator=_optional_bool)
+    vector_reward: bool = attrs.field(default=False, validator=_bool)
+    valid_actions_in_info: bool = attrs.field(default=False, validator=_bool)
     render_mode: str | None = attrs.field(default=None)
     checkpoint_dir: str | None = None
     snapshot_every: int = attrs.field(default=100, validator=_positive_int)
@@ -97,6 +106,14 @@ class EnvConfig:
     game: GameConfig = attrs.field(factory=GameConfig)
 
     def __attrs_post_init__(self) -> None:
+        if not isinstance(self.world, (str, os.PathLike)) and type(self.world).__name__ not in (
+            "WorldDefinition",
+            "WorldPack",
+        ):
+            raise ConfigError(
+                f"world: expected a bundled world name, 'procgen:<preset>', a folder or a JSON "
+                f"file (or a WorldDefinition), got {self.world!r}"
+            )
         if self.render_mode is not None and self.render_mode not in RENDER_MODES:
             raise ConfigError(
                 f"render_mode: expected None or one of {', '.join(RENDER_MODES)}, "

@@ -61,6 +61,7 @@ from agentodyssey_pz.adapter.spaces import (
 )
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
 from agentodyssey_pz.observe.masks import action_mask, resolve_entry, valid_actions
@@ -86,7 +87,10 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise TypeError("pass either an EnvConfig or keyword settings, not both")
         self.config = config
         self.render_mode = config.render_mode
-        self.game = Game(config.world, config.num_agents, config.game_config())
+        try:
+            self.game = Game(config.world, config.num_agents, config.game_config())
+        except FileNotFoundError as exc:
+            raise ConfigError(f"world: {exc}") from exc
         self.possible_agents: list[str] = list(self.game.agent_ids)
         self.agents: list[str] = []
         phrases = {verb: rule.verb for verb, rule in self.game.engine.rules.items()}
@@ -96,12 +100,16 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._text_obs = config.obs_mode == "text"
         self._charset = text_charset(self.game.definition, self.game.pack.quest_data)
         n_actions = len(self.catalogue)
+        # With text actions the discrete catalogue's mask is not a mask of the action space: it is
+        # offered as "catalogue_mask", so samplers that read "action_mask" do not misuse it.
+        self._mask_key = "action_mask" if config.action_mode == "discrete" else "catalogue_mask"
         obs_space = observation_space(
             self.layout.size,
             n_actions,
             text=self._text_obs,
             charset=self._charset,
             max_length=config.text_max_length,
+            mask_key=self._mask_key,
         )
         command_chars = command_charset(self.game.definition)
         # One space object per agent, built once (seeding one never reseeds another).
@@ -249,7 +257,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8), options
         )
         self._options[agent] = options  # the state is unchanged until the next step starts
-        obs: dict[str, Any] = {"observation": vector, "action_mask": mask}
+        obs: dict[str, Any] = {"observation": vector, self._mask_key: mask}
         if self._text_obs:
             text = tick_observation(
                 self.game,
@@ -330,6 +338,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             "snapshot": snapshot_text(self.game) if started else None,
             "agents": list(self.agents),
             "num_cycles": self.num_cycles,
+            "episode_seeds": self._episode_seeds.getstate() if self._episode_seeds else None,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -343,6 +352,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             self.agents = state["agents"]
             self.num_cycles = state["num_cycles"]
             self._last = _resumed_result(self.game)
+        if state.get("episode_seeds") is not None:
+            self._episode_seeds = random.Random()
+            self._episode_seeds.setstate(state["episode_seeds"])
 
 
 def _resumed_result(game: Game) -> TickResult:

@@ -41,20 +41,26 @@ def text_charset(definition: WorldDefinition, extra: Any = None) -> frozenset[st
 
 
 def sanitize(text: str, charset: frozenset[str], max_length: int) -> str:
-    """Replace characters outside the charset and cut to max_length."""
+    """Replace characters outside the charset and cut to max_length (marking a cut with ...)."""
     if len(text) > max_length:
-        text = text[: max_length - 3] + "..."
+        text = text[: max_length - 3] + "..." if max_length > 3 else text[:max_length]
     if all(ch in charset for ch in text):
         return text
     return "".join(ch if ch in charset else REPLACEMENT for ch in text)
 
 
 def observation_space(
-    obs_size: int, n_actions: int, *, text: bool, charset: frozenset[str], max_length: int
+    obs_size: int,
+    n_actions: int,
+    *,
+    text: bool,
+    charset: frozenset[str],
+    max_length: int,
+    mask_key: str = "action_mask",
 ) -> spaces.Dict:
     parts: dict[str, spaces.Space] = {
         "observation": spaces.Box(-1.0, 1.0, shape=(obs_size,), dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
+        mask_key: spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
     }
     if text:
         parts["text"] = spaces.Text(max_length=max_length, min_length=0, charset=charset)

@@ -1,0 +1,449 @@
+"""The env's API in detail: settings and their errors, presets, metadata, spaces, action inputs,
+episode ends, rewards and infos, `state()`, text observations and pickling."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import pickle
+
+import numpy as np
+import pytest
+from adapter.quest_world import FINISHING_COMMAND
+from adapter.rollouts import (
+    first_difference,
+    random_actions,
+    record_reset,
+    record_step,
+    restore,
+    snapshot,
+)
+from gymnasium import spaces
+from worlds_helper import bundled_worlds
+
+import agentodyssey_pz
+from agentodyssey_pz.adapter.config import PRESETS, RL_TOTAL_WEIGHTS
+from agentodyssey_pz.errors import ConfigError
+from agentodyssey_pz.rules.parse import Command
+from agentodyssey_pz.rules.rewards import COMPONENTS
+
+WORLDS = bundled_worlds()
+WORLD = "thornvale" if "thornvale" in WORLDS else WORLDS[0]  # no tutorial: rewards come early
+TOTALS = ("total", "xp_total", "rl_total", "score_total")
+
+
+def index_of(env, label: str) -> int:
+    return next(i for i in range(len(env.catalogue)) if env.action_name("agent_0", i) == label)
+
+
+# ---------------------------------------------------------------------------- settings
+def test_every_keyword_reaches_the_env() -> None:
+    env = agentodyssey_pz.parallel_env(
+        world=WORLD, num_agents=2, obs_mode="text", action_mode="text", max_cycles=7,
+        tutorial=False, reward_weights={"craft": 2.0}, render_mode="ansi",
+    )  # fmt: skip
+    assert env.possible_agents == ["agent_0", "agent_1"]
+    assert isinstance(env.action_space("agent_0"), spaces.Text)
+    assert (env.config.max_cycles, env.config.tutorial, env.render_mode) == (7, False, "ansi")
+    assert env.config.weights == {c: (2.0 if c == "craft" else 0.0) for c in COMPONENTS}
+    observations, _ = env.reset(seed=0)
+    assert "text" in observations["agent_0"]
+    assert isinstance(env.render(), str)
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("num_agents", 0), ("num_agents", -2), ("num_agents", 2.0), ("num_agents", "3"),
+        ("num_agents", True),
+        ("obs_mode", "image"), ("obs_mode", None),
+        ("action_mode", "continuous"), ("action_mode", "Discrete"),
+        ("max_cycles", 0), ("max_cycles", 10.0), ("max_cycles", None),
+        ("tutorial", "yes"), ("tutorial", 1),
+        ("reward_weights", {"gold": 1.0}), ("reward_weights", {"craft": "x"}),
+        ("reward_weights", {"craft": True}), ("reward_weights", [1.0] * 8),
+        ("render_mode", "rgb_array"),
+        ("world_expansion", "no"), ("vector_reward", 1), ("valid_actions_in_info", "yes"),
+    ],
+)  # fmt: skip
+def test_an_invalid_value_raises_config_error_naming_the_field(setting: str, value: object) -> None:
+    with pytest.raises(ConfigError, match=rf"^{setting}\b"):
+        agentodyssey_pz.parallel_env(world=WORLD, **{setting: value})
+
+
+def test_an_unknown_keyword_is_named() -> None:
+    with pytest.raises(ConfigError, match="num_agent"):
+        agentodyssey_pz.parallel_env(world=WORLD, num_agent=2)
+
+
+@pytest.mark.parametrize("world", ["no_such_world", 123])
+def test_an_invalid_world_raises_config_error_naming_the_field(world: object) -> None:
+    with pytest.raises(ConfigError, match="world"):
+        agentodyssey_pz.parallel_env(world=world)
+
+
+@pytest.mark.parametrize("weight", [math.nan, math.inf])
+def test_a_non_finite_reward_weight_is_refused(weight: float) -> None:
+    with pytest.raises(ConfigError, match="reward_weights"):
+        agentodyssey_pz.parallel_env(world=WORLD, reward_weights={"exploration": weight})
+
+
+@pytest.mark.parametrize("length", [1, 2])
+def test_a_tiny_text_max_length_still_gives_observations_in_the_space(length: int) -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text", text_max_length=length)
+    observations, _ = env.reset(seed=0)
+    assert env.observation_space("agent_0").contains(observations["agent_0"])
+
+
+# ---------------------------------------------------------------------------- presets
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_preset_builds_its_world_and_team(preset: str) -> None:
+    env = agentodyssey_pz.parallel_env(preset)
+    expected = PRESETS[preset]
+    assert env.config.world == expected["world"]
+    assert len(env.possible_agents) == expected["num_agents"]
+    assert env.config.max_cycles == expected["max_cycles"]
+    assert env.action_space(env.possible_agents[-1]).n == len(env.catalogue)
+
+
+def test_the_small_preset_steps() -> None:
+    env = agentodyssey_pz.parallel_env("small")
+    rng = np.random.default_rng(0)
+    observations, _ = env.reset(seed=0)
+    for _ in range(5):
+        observations, rewards, _, _, infos = env.step(random_actions(env, observations, rng))
+        assert set(rewards) == set(env.possible_agents)
+        for agent, obs in observations.items():
+            assert env.observation_space(agent).contains(obs)
+            assert infos[agent]["action_ok"]  # masked actions, nobody in the way
+
+
+def test_keywords_override_a_preset_and_unknown_presets_are_refused() -> None:
+    env = agentodyssey_pz.parallel_env("small", num_agents=2, max_cycles=9)
+    assert (len(env.possible_agents), env.config.max_cycles) == (2, 9)
+    with pytest.raises(ConfigError, match="preset"):
+        agentodyssey_pz.parallel_env("tiny")
+
+
+# ---------------------------------------------------------------------------- metadata and spaces
+def test_metadata() -> None:
+    metadata = agentodyssey_pz.parallel_env(world=WORLD).metadata
+    assert metadata["name"] == "agentodyssey_v0"
+    assert set(metadata["render_modes"]) == {"ansi", "human"}
+    assert metadata["is_parallelizable"] is True
+    assert agentodyssey_pz.env(world=WORLD).metadata["name"] == "agentodyssey_v0"
+
+
+@pytest.mark.parametrize(("obs_mode", "action_mode"), [("vector", "discrete"), ("text", "text")])
+def test_each_agent_keeps_its_own_space_objects_for_life(obs_mode: str, action_mode: str) -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode=obs_mode, action_mode=action_mode)
+    agents = env.possible_agents
+    first_obs = {a: env.observation_space(a) for a in agents}
+    first_act = {a: env.action_space(a) for a in agents}
+    observations, _ = env.reset(seed=0)
+    env.step(random_actions(env, observations, np.random.default_rng(0)))
+    for agent in agents:
+        assert env.observation_space(agent) is first_obs[agent]
+        assert env.action_space(agent) is first_act[agent]
+    a, b = agents[0], agents[1]
+    assert env.observation_space(a) is not env.observation_space(b)
+    assert env.observation_space(a)["observation"] is not env.observation_space(b)["observation"]
+    assert env.action_space(a) is not env.action_space(b)
+    assert env.observation_space(a) == env.observation_space(b)  # equal, not shared
+
+
+def test_seeding_one_agents_space_leaves_the_others_alone() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD)
+    env.action_space("agent_1").seed(5)
+    expected = [env.action_space("agent_1").sample() for _ in range(5)]
+    env.action_space("agent_1").seed(5)
+    env.action_space("agent_0").seed(99)
+    assert [env.action_space("agent_1").sample() for _ in range(5)] == expected
+
+
+def test_reset_takes_seed_and_options_keywords_defaulting_to_none() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD)
+    parameters = inspect.signature(env.reset).parameters
+    assert list(parameters) == ["seed", "options"]
+    assert parameters["seed"].default is None and parameters["options"].default is None
+    observations, infos = env.reset(seed=1, options={"anything": 1})
+    assert set(observations) == set(infos) == set(env.possible_agents) == set(env.agents)
+
+
+# ---------------------------------------------------------------------------- actions
+def wait_variants(env) -> list[object]:
+    index = index_of(env, "wait")
+    return [
+        index, np.int64(index), np.int32(index), np.uint8(index), np.array(index), "wait",
+        Command("wait", ()),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("action_mode", ["discrete", "text"])
+def test_step_takes_ints_numpy_ints_strings_and_commands_for_any_agent(action_mode: str) -> None:
+    variants = wait_variants(agentodyssey_pz.parallel_env(world=WORLD))
+    env = agentodyssey_pz.parallel_env(
+        world=WORLD, num_agents=len(variants), action_mode=action_mode
+    )
+    env.reset(seed=0)
+    for shift in range(len(variants)):  # every agent gets every kind of action once
+        actions = {a: variants[(i + shift) % len(variants)] for i, a in enumerate(env.agents)}
+        infos = env.step(actions)[4]
+        for agent, action in actions.items():
+            assert infos[agent]["action_ok"], (agent, type(action).__name__)
+            assert not infos[agent]["invalid_action"], (agent, type(action).__name__)
+
+
+def test_a_discrete_index_and_its_text_mean_the_same_move() -> None:
+    by_index = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False)
+    by_text = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False, action_mode="text")
+    observations, _ = by_index.reset(seed=4)
+    by_text.reset(seed=4)
+    mask = observations["agent_0"]["action_mask"]
+    enter = next(
+        i for i in np.flatnonzero(mask) if by_index.action_name("agent_0", i).startswith("enter ")
+    )
+    a = by_index.step({"agent_0": int(enter)})[0]
+    b = by_text.step({"agent_0": by_index.action_name("agent_0", enter)})[0]
+    np.testing.assert_array_equal(a["agent_0"]["observation"], b["agent_0"]["observation"])
+
+
+@pytest.mark.parametrize("action_mode", ["discrete", "text"])
+def test_out_of_range_ints_are_invalid_actions(action_mode: str) -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, num_agents=5, action_mode=action_mode)
+    n = len(env.catalogue)
+    env.reset(seed=0)
+    actions = dict(zip(env.agents, [-1, n, np.int64(n + 3), 10**12, True], strict=True))
+    infos = env.step(actions)[4]
+    for agent, action in actions.items():
+        assert infos[agent]["invalid_action"], (agent, action)
+        assert not infos[agent]["action_ok"], (agent, action)
+
+
+def test_action_name_labels_every_index() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD)
+    labels = [env.action_name("agent_0", i) for i in range(env.action_space("agent_0").n)]
+    assert all(isinstance(label, str) and label for label in labels)
+    assert len(set(labels)) == len(labels)
+    assert env.action_name("agent_2", np.int64(3)) == labels[3]
+    assert "wait" in labels
+
+
+# ---------------------------------------------------------------------------- episode ends
+@pytest.mark.parametrize("max_cycles", [1, 5])
+def test_truncation_exactly_at_max_cycles(max_cycles: int) -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, max_cycles=max_cycles)
+    env.reset(seed=0)
+    for step in range(1, max_cycles + 1):
+        _, _, terminations, truncations, _ = env.step(dict.fromkeys(env.agents, "wait"))
+        assert set(truncations) == set(env.possible_agents)
+        assert not any(terminations.values())
+        if step < max_cycles:
+            assert not any(truncations.values()), step
+            assert env.agents == env.possible_agents
+        else:
+            assert all(truncations.values())
+            assert env.agents == []
+    assert env.step({}) == ({}, {}, {}, {}, {})
+    assert env.step(dict.fromkeys(env.possible_agents, "wait")) == ({}, {}, {}, {}, {})
+
+
+def test_completing_the_main_quest_terminates_every_agent(quest_world: str) -> None:
+    env = agentodyssey_pz.parallel_env(world=quest_world, num_agents=3, obs_mode="text")
+    env.reset(seed=0)
+    for _ in range(3):
+        _, _, terminations, truncations, _ = env.step(dict.fromkeys(env.agents, "wait"))
+        assert not any(terminations.values()) and not any(truncations.values())
+    finish = index_of(env, FINISHING_COMMAND)
+    actions = {"agent_0": "wait", "agent_1": finish, "agent_2": "wait"}
+    observations, rewards, terminations, truncations, infos = env.step(actions)
+    assert terminations == dict.fromkeys(env.possible_agents, True)
+    assert truncations == dict.fromkeys(env.possible_agents, False)
+    assert infos["agent_1"]["reward_breakdown"]["quest"] == 1
+    assert rewards["agent_1"] > 0
+    assert env.agents == []
+    assert "main quest is complete" in observations["agent_0"]["text"]
+    assert env.step({}) == ({}, {}, {}, {}, {})
+    observations, _ = env.reset(seed=0)  # and a new episode starts cleanly
+    assert env.agents == env.possible_agents
+
+
+def test_termination_on_the_last_cycle_is_not_also_a_truncation(quest_world: str) -> None:
+    env = agentodyssey_pz.parallel_env(world=quest_world, num_agents=2, max_cycles=1)
+    env.reset(seed=0)
+    _, _, terminations, truncations, _ = env.step({"agent_0": FINISHING_COMMAND})
+    assert all(terminations.values()) and not any(truncations.values())
+
+
+# ---------------------------------------------------------------------------- rewards and infos
+def play(env, ticks: int, seed: int = 0):
+    """(rewards, infos) of every step of a masked random walk."""
+    rng = np.random.default_rng(seed)
+    observations, _ = env.reset(seed=seed)
+    for _ in range(ticks):
+        observations, rewards, _, _, infos = env.step(random_actions(env, observations, rng))
+        yield rewards, infos
+
+
+REWARD_TICKS = 300
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_the_default_reward_is_the_specs_rl_total_at_every_tick(world: str) -> None:
+    env = agentodyssey_pz.parallel_env(world=world, tutorial=False)
+    nonzero = 0
+    for rewards, infos in play(env, REWARD_TICKS):
+        for agent, reward in rewards.items():
+            breakdown = infos[agent]["reward_breakdown"]
+            assert isinstance(reward, float)
+            assert reward == breakdown["rl_total"]
+            assert reward == sum(RL_TOTAL_WEIGHTS[c] * breakdown[c] for c in COMPONENTS)
+            nonzero += reward != 0
+    assert nonzero > 0  # the walk earned something, so the equality was tested on real values
+
+
+def test_a_custom_weighting_applies_at_every_tick() -> None:
+    weights = {"exploration": 1.5, "kill": -2.0, "craft": 0.25, "death": 3.0, "trade": 7.0}
+    env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False, reward_weights=weights)
+    nonzero = 0
+    for rewards, infos in play(env, REWARD_TICKS, seed=1):
+        for agent, reward in rewards.items():
+            breakdown = infos[agent]["reward_breakdown"]
+            assert reward == pytest.approx(
+                sum(weights.get(c, 0.0) * breakdown[c] for c in COMPONENTS)
+            )
+            nonzero += reward != 0
+    assert nonzero > 0
+
+
+def test_vector_reward_returns_the_eight_components() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False, vector_reward=True)
+    nonzero = 0
+    for rewards, infos in play(env, REWARD_TICKS):
+        for agent, reward in rewards.items():
+            assert isinstance(reward, np.ndarray) and reward.shape == (len(COMPONENTS),)
+            expected = [infos[agent]["reward_breakdown"][c] for c in COMPONENTS]
+            np.testing.assert_array_equal(reward, expected)
+            nonzero += bool(reward.any())
+    assert nonzero > 0
+
+
+def check_info(info: dict) -> None:
+    assert isinstance(info["action_ok"], bool) and isinstance(info["invalid_action"], bool)
+    breakdown = info["reward_breakdown"]
+    assert set(breakdown) == set(COMPONENTS) | set(TOTALS)
+    for component in COMPONENTS:
+        assert info[f"reward/{component}"] == breakdown[component]
+
+
+def test_infos_carry_the_breakdown_and_flat_reward_keys_from_reset_on() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False)
+    _, infos = env.reset(seed=0)
+    for agent in env.possible_agents:
+        check_info(infos[agent])
+        assert all(infos[agent][f"reward/{c}"] == 0 for c in COMPONENTS)
+        assert "valid_actions" not in infos[agent]
+    for _, infos in play(env, 50):
+        for info in infos.values():
+            check_info(info)
+
+
+def test_valid_actions_in_info_lists_commands_that_are_taken() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False, valid_actions_in_info=True)
+    rng = np.random.default_rng(3)
+    observations, infos = env.reset(seed=3)
+    tried = 0
+    for state in range(8):
+        listed = infos["agent_0"]["valid_actions"]
+        assert isinstance(listed, dict) and listed
+        commands = [c for group in listed.values() for c in group]
+        assert all(isinstance(c, str) for c in commands)
+        snap = snapshot(env)
+        for command in commands:
+            trial = restore(snap)
+            actions = {a: "wait" for a in trial.agents} | {"agent_0": command}
+            assert trial.step(actions)[4]["agent_0"]["action_ok"], (state, command)
+            tried += 1
+        for _ in range(5):
+            observations, _, _, _, infos = env.step(random_actions(env, observations, rng))
+    assert tried > 8 * 3
+
+
+# ---------------------------------------------------------------------------- state, text
+def test_state_is_every_agents_observation_vector_in_the_state_space() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False)
+    rng = np.random.default_rng(0)
+    observations, _ = env.reset(seed=0)
+    for step in range(20):
+        state = env.state()
+        assert state.shape == env.state_space.shape and state.dtype == env.state_space.dtype
+        assert env.state_space.contains(state)
+        expected = np.concatenate([observations[a]["observation"] for a in env.possible_agents])
+        np.testing.assert_array_equal(state, expected, err_msg=f"step {step}")
+        observations, *_ = env.step(random_actions(env, observations, rng))
+
+
+def test_text_observations_sit_in_the_dict_and_in_the_text_space() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text")
+    space = env.observation_space("agent_0")
+    assert isinstance(space, spaces.Dict) and isinstance(space["text"], spaces.Text)
+    observations, _ = env.reset(seed=0)
+    text = observations["agent_0"]["text"]
+    assert "Current Location:" in text
+    assert space["text"].contains(text)
+    vector_env = agentodyssey_pz.parallel_env(world=WORLD)
+    assert "text" not in vector_env.reset(seed=0)[0]["agent_0"]
+    assert "text" not in vector_env.observation_space("agent_0").spaces
+
+
+# ---------------------------------------------------------------------------- pickling
+def test_the_env_pickles_and_works_after_reset() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text")
+    observations, _ = env.reset(seed=8)
+    env.step(random_actions(env, observations, np.random.default_rng(0)))  # mid-episode
+    clone = pickle.loads(pickle.dumps(env))
+    assert clone.config == env.config
+    assert clone.observation_space("agent_0") == env.observation_space("agent_0")
+    mine, _ = env.reset(seed=8)
+    theirs, _ = clone.reset(seed=8)
+    for agent in env.possible_agents:
+        np.testing.assert_array_equal(mine[agent]["observation"], theirs[agent]["observation"])
+        assert mine[agent]["text"] == theirs[agent]["text"]
+    a = env.step(dict.fromkeys(env.agents, "wait"))
+    b = clone.step(dict.fromkeys(clone.agents, "wait"))
+    assert a[1] == b[1] and a[4] == b[4]
+
+
+def test_an_env_pickled_mid_episode_continues_exactly() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text", tutorial=False)
+    rng = np.random.default_rng(5)
+    observations, _ = env.reset(seed=5)
+    for _ in range(40):
+        observations, *_ = env.step(random_actions(env, observations, rng))
+    clone = pickle.loads(pickle.dumps(env))
+    assert clone.agents == env.agents and clone.num_cycles == env.num_cycles
+    plan, original = [], []
+    for _ in range(100):
+        plan.append(random_actions(env, observations, rng))
+        result = env.step(plan[-1])
+        observations = result[0]
+        original.append(record_step(result))
+    assert first_difference(original, [record_step(clone.step(a)) for a in plan]) is None
+
+
+def test_an_unpickled_env_draws_the_same_next_episode_as_the_original() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD)
+    env.reset(seed=12)
+    clone = pickle.loads(pickle.dumps(env))
+    mine = record_reset(*env.reset())
+    theirs = record_reset(*clone.reset())
+    assert clone.game.seed == env.game.seed
+    assert first_difference([mine], [theirs]) is None
+
+
+def test_the_aec_env_pickles_and_works_after_reset() -> None:
+    aec = pickle.loads(pickle.dumps(agentodyssey_pz.env(world=WORLD)))
+    aec.reset(seed=0)
+    observation, *_ = aec.last()
+    aec.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert aec.agent_selection == "agent_1"

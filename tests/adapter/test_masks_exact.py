@@ -1,0 +1,176 @@
+"""The action mask is exact: with the other agents sending "wait", every unmasked index is taken
+(`infos[agent]["action_ok"]` True) and every masked one is refused (False).
+
+States come from masked random walks of three agents on every bundled world, with the world's
+default tutorial setting and without the tutorial (random agents never leave the tutorial rooms, so
+the open world needs its own walks). Two sweeps:
+
+- Full path (`test_every_index_tried_through_the_env`): at sampled states the whole env is
+  snapshotted (`adapter.rollouts.snapshot`: Game, cached per-agent commands, encoder) and restored
+  before each try, and each try is a real `env.step` with the others waiting. Every unmasked index
+  and a sample of masked ones are tried.
+- Broad (`test_masks_hold_over_thousands_of_states`): at every state of long walks, one random
+  unmasked index is stepped through the env (the others waiting) and must be taken, and a sample of
+  masked indices is run through the action rules alone (`harness.act`) on the live game and must be
+  refused. A refused action changes nothing (checked by state hash every few states), so no restore
+  is needed and thousands of states stay cheap.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+from adapter.rollouts import first_difference, random_actions, record_step, restore, snapshot
+from harness import act
+from worlds_helper import bundled_worlds
+
+import agentodyssey_pz
+from agentodyssey_pz.engine.state import state_hash
+from agentodyssey_pz.observe.masks import resolve_entry
+
+WORLDS = bundled_worlds()
+TUTORIAL = pytest.mark.parametrize(
+    "tutorial", [None, False], ids=["default-tutorial", "no-tutorial"]
+)
+AGENTS = 3
+MASKED_SAMPLE = 30
+FULL_PATH_STATES = 25  # per world and tutorial setting: ~40 restored env steps each
+BROAD_STATES = 1500  # per world and tutorial setting
+HASH_EVERY = 25  # broad sweep: check that refused actions left the state untouched
+
+
+def make_env(world: str, tutorial: bool | None):
+    return agentodyssey_pz.parallel_env(
+        world=world, num_agents=AGENTS, tutorial=tutorial, max_cycles=10**6
+    )
+
+
+def seed_of(world: str, tutorial: bool | None) -> int:
+    return WORLDS.index(world) * 2 + (tutorial is None)
+
+
+def masked_sample(rng: np.random.Generator, mask: np.ndarray) -> list[int]:
+    masked = np.flatnonzero(mask == 0)
+    return [int(i) for i in rng.choice(masked, size=min(MASKED_SAMPLE, len(masked)), replace=False)]
+
+
+def others_wait(env, actor: str, action: object) -> dict[str, object]:
+    actions: dict[str, object] = dict.fromkeys(env.possible_agents, "wait")
+    actions[actor] = action
+    return actions
+
+
+# ---------------------------------------------------------------------------- restoring states
+def test_a_restored_env_continues_exactly_like_the_original() -> None:
+    """The snapshot used below is sound: restored copies replay the original's continuation."""
+    env = make_env(WORLDS[-1], False)
+    rng = np.random.default_rng(1)
+    observations, _ = env.reset(seed=1)
+    for _ in range(30):
+        observations, *_ = env.step(random_actions(env, observations, rng))
+    snap = snapshot(env)
+    plan = []
+    original = []
+    for _ in range(60):
+        actions = random_actions(env, observations, rng)
+        plan.append(actions)
+        result = env.step(actions)
+        observations = result[0]
+        original.append(record_step(result))
+    for _ in range(2):  # two restores of one snapshot are independent
+        copy_ = restore(snap)
+        replay = [record_step(copy_.step(actions)) for actions in plan]
+        assert first_difference(original, replay) is None
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_game_continues_like_the_original(how: str) -> None:
+    """Both ways of copying a Game in memory work."""
+    env = make_env(WORLDS[-1], False)
+    rng = np.random.default_rng(2)
+    observations, _ = env.reset(seed=2)
+    for _ in range(40):
+        observations, *_ = env.step(random_actions(env, observations, rng))
+    game = env.game
+    twin = copy.deepcopy(game) if how == "deepcopy" else pickle.loads(pickle.dumps(game))
+    assert state_hash(twin) == state_hash(game)
+    commands = ["wait", "defend", "dance", None]
+    for tick in range(60):
+        actions = {a: commands[(tick + i) % len(commands)] for i, a in enumerate(game.agent_ids)}
+        game.tick(actions)
+        twin.tick(actions)
+        assert state_hash(twin) == state_hash(game), tick
+
+
+# ---------------------------------------------------------------------------- full path
+@TUTORIAL
+@pytest.mark.parametrize("world", WORLDS)
+def test_every_index_tried_through_the_env(world: str, tutorial: bool | None) -> None:
+    env = make_env(world, tutorial)
+    rng = np.random.default_rng(seed_of(world, tutorial))
+    observations, _ = env.reset(seed=seed_of(world, tutorial))
+    wrong = []
+    tried = 0
+    for state in range(FULL_PATH_STATES):
+        for _ in range(int(rng.integers(0, 6))):
+            observations, *_ = env.step(random_actions(env, observations, rng))
+        actor = env.possible_agents[state % AGENTS]
+        mask = observations[actor]["action_mask"]
+        indices = [int(i) for i in np.flatnonzero(mask)] + masked_sample(rng, mask)
+        snap = snapshot(env)
+        for index in indices:
+            trial = restore(snap)
+            infos = trial.step(others_wait(trial, actor, index))[4]
+            tried += 1
+            if infos[actor]["action_ok"] != bool(mask[index]):
+                wrong.append(
+                    (env.game.tick_index, actor, env.action_name(actor, index), int(mask[index]))
+                )
+    assert tried > FULL_PATH_STATES * MASKED_SAMPLE // 2
+    assert not wrong, f"{len(wrong)} wrong of {tried}: (tick, agent, action, mask) {wrong[:10]}"
+
+
+# ---------------------------------------------------------------------------- broad sweep
+@TUTORIAL
+@pytest.mark.parametrize("world", WORLDS)
+def test_masks_hold_over_thousands_of_states(world: str, tutorial: bool | None) -> None:
+    env = make_env(world, tutorial)
+    rng = np.random.default_rng(100 + seed_of(world, tutorial))
+    observations, _ = env.reset(seed=100 + seed_of(world, tutorial))
+    refused_but_unmasked, taken_but_masked = [], []
+    unmasked_verbs: set[str] = set()
+    for state in range(BROAD_STATES):
+        if state % 2:  # every other tick everyone moves, for varied states
+            observations, *_ = env.step(random_actions(env, observations, rng))
+        actor = env.possible_agents[state % AGENTS]
+        mask = observations[actor]["action_mask"]
+        for obs in observations.values():
+            unmasked_verbs.update(
+                env.catalogue.entries[i].verb for i in obs["action_mask"].nonzero()[0]
+            )
+        game = env.game
+        before = state_hash(game) if state % HASH_EVERY == 0 else None
+        for index in masked_sample(rng, mask):
+            result = act(game, actor, resolve_entry(game, actor, env.catalogue, index))
+            if result.action_ok[actor]:
+                taken_but_masked.append((game.tick_index, actor, env.action_name(actor, index)))
+                break  # the state may have changed: stop trying from it
+        if taken_but_masked:
+            break
+        if before is not None:
+            assert state_hash(game) == before, (
+                f"tick {game.tick_index}: a refused action changed state"
+            )
+        index = int(rng.choice(np.flatnonzero(mask)))
+        observations, _, _, _, infos = env.step(others_wait(env, actor, index))
+        if not infos[actor]["action_ok"]:
+            refused_but_unmasked.append((game.tick_index, actor, env.action_name(actor, index)))
+    assert not taken_but_masked, f"masked but taken: {taken_but_masked}"
+    assert not refused_but_unmasked, f"unmasked but refused: {refused_but_unmasked[:10]}"
+    if tutorial is False:
+        # The walks reach states where every verb is possible, except `buy` on some worlds (coins
+        # and a merchant's stock in one place: rare for random agents).
+        assert set(env.catalogue.verbs) - unmasked_verbs <= {"buy"}
