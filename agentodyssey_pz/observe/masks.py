@@ -7,6 +7,8 @@ other agents idle). Lists are built only when asked for.
 
 from __future__ import annotations
 
+import functools
+import re
 import shlex
 from typing import TYPE_CHECKING
 
@@ -42,24 +44,51 @@ VERB_ORDER = (
 )
 
 
+_SAFE = re.compile(r"[\w@%+=:,./-]+", re.ASCII)  # what shlex.quote leaves bare
+
+
+def _quote(token: str) -> str:
+    return token if _SAFE.fullmatch(token) else shlex.quote(token)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of its arguments; lists repeat tick to tick
 def command_text(verb_phrase: str, params: tuple[str, ...]) -> str:
     """A command string the parser reads back to exactly these parameters."""
-    return " ".join([verb_phrase, *(shlex.quote(p) for p in params)])
+    if not params:
+        return verb_phrase
+    return f"{verb_phrase} {' '.join(map(_quote, params))}"
 
 
-def valid_actions(game: Game, agent_id: str) -> dict[str, list[str]]:
-    """Verb phrase -> every command this agent could issue now with effect, in the spec's order."""
-    agent = game.agents[agent_id]
+ParamsByVerb = dict[str, list[tuple[str, ...]]]
+
+
+def valid_params_by_verb(game: Game, agent_id: str, *, all_amounts: bool = True) -> ParamsByVerb:
+    """Verb id -> every parameter tuple with which it would take effect now (verbs in the spec's
+    order; verbs with nothing to offer are left out). Computed once, it serves both the text list
+    (`valid_actions`) and the mask (`action_mask`)."""
     rules = game.engine.rules
     order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
-    out: dict[str, list[str]] = {}
+    ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+    out: ParamsByVerb = {}
     for verb_id in order:
-        rule = rules[verb_id]
-        ctx = RuleContext(game, game.world, agent, verb_id, (), game.tick_index)
-        params_list = rule.valid_params(ctx)
+        ctx.action = verb_id
+        params_list = rules[verb_id].valid_params(ctx, all_amounts=all_amounts)
         if params_list:
-            out[rule.verb] = [command_text(rule.verb, p) for p in params_list]
+            out[verb_id] = params_list
     return out
+
+
+def valid_actions(
+    game: Game, agent_id: str, params_by_verb: ParamsByVerb | None = None
+) -> dict[str, list[str]]:
+    """Verb phrase -> every command this agent could issue now with effect, in the spec's order."""
+    if params_by_verb is None:
+        params_by_verb = valid_params_by_verb(game, agent_id)
+    rules = game.engine.rules
+    return {
+        rules[verb].verb: [command_text(rules[verb].verb, p) for p in params_list]
+        for verb, params_list in params_by_verb.items()
+    }
 
 
 def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:
@@ -72,13 +101,15 @@ def action_mask(
     catalogue: ActionCatalogue,
     out: np.ndarray,
     options: dict[int, Command] | None = None,
+    params_by_verb: ParamsByVerb | None = None,
 ) -> np.ndarray:
     """Fill `out` (int8, one slot per catalogue entry) with 1 where the entry would take effect now.
 
     Exact by construction: an entry is set only from a parameter tuple its verb's own
     `valid_params` produced (amounts "1", containers "inventory"), and execution resolves the entry
     to that same tuple. `options`, when given, receives entry -> that command, so executing a
-    discrete action in the same state needs no search (`resolve_entry` with the options)."""
+    discrete action in the same state needs no search (`resolve_entry` with the options).
+    `params_by_verb` reuses lists already computed for this state (any amounts)."""
     out.fill(0)
     rules = game.engine.rules
     world = game.world
@@ -87,8 +118,11 @@ def action_mask(
     valid: list[int] = []
     ctx = RuleContext(game, world, agent, "", (), game.tick_index)
     for verb in catalogue.verbs:
-        ctx.action = verb
-        params_list = rules[verb].valid_params(ctx, all_amounts=False)
+        if params_by_verb is not None:
+            params_list = params_by_verb.get(verb)
+        else:
+            ctx.action = verb
+            params_list = rules[verb].valid_params(ctx, all_amounts=False)
         if not params_list:
             continue
         for index, params in keys_of(world, verb, params_list):

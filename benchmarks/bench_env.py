@@ -1,0 +1,144 @@
+"""Throughput of the PettingZoo env: steps and agent-steps per second, reset time, memory.
+
+Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3] [--world default]
+       python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
+
+Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete actions;
+text mode returns text observations, takes text commands chosen from the valid-action list, and puts
+that list in the infos (valid_actions_in_info), as a language agent would use the env.
+Medians over `--runs`; timings are wall clock on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import resource
+import statistics
+import time
+
+import numpy as np
+
+import agentodyssey_pz
+
+
+def masked_random(rng: random.Random, mask: np.ndarray) -> int:
+    return rng.choice(np.flatnonzero(mask).tolist())
+
+
+def run_vector(world: str, agents: int, steps: int, seed: int) -> float:
+    env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False)
+    obs, _ = env.reset(seed=seed)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        actions = {a: masked_random(rng, obs[a]["action_mask"]) for a in env.agents}
+        obs, *_ = env.step(actions)
+        if not env.agents:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def run_text(world: str, agents: int, steps: int, seed: int) -> float:
+    env = agentodyssey_pz.parallel_env(
+        world=world, num_agents=agents, tutorial=False, obs_mode="text", action_mode="text",
+        valid_actions_in_info=True,
+    )  # fmt: skip
+    _, infos = env.reset(seed=seed)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(steps):
+        actions = {}
+        for a in env.agents:
+            options = infos[a]["valid_actions"]
+            verb = rng.choice(list(options))
+            actions[a] = rng.choice(options[verb])
+        _, _, _, _, infos = env.step(actions)
+        if not env.agents:
+            _, infos = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def reset_time(world: str, agents: int, runs: int = 5) -> float:
+    env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False)
+    samples = []
+    for seed in range(runs):
+        start = time.perf_counter()
+        env.reset(seed=seed)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1000
+
+
+def memory_per_env(world: str, agents: int, count: int = 8) -> float:
+    """Resident memory added per env instance (MB), from the growth over `count` reset envs."""
+    gc.collect()
+    before = _rss_mb()
+    envs = []
+    for seed in range(count):
+        env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False)
+        env.reset(seed=seed)
+        envs.append(env)
+    gc.collect()
+    return (_rss_mb() - before) / count
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        pages = int(fh.read().split()[1])
+    return pages * resource.getpagesize() / 2**20
+
+
+def supersuit_speedup(world: str, steps: int) -> None:
+    import supersuit as ss
+
+    def rate(cpus: int) -> float:
+        env = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
+        vec = ss.pettingzoo_env_to_vec_env_v1(env)
+        vec = ss.concat_vec_envs_v1(vec, 4, num_cpus=cpus, base_class="gymnasium")
+        obs, _ = vec.reset(seed=0)
+        rng = np.random.default_rng(0)
+        start = time.perf_counter()
+        for _ in range(steps):
+            masks = obs["action_mask"]
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            obs, *_ = vec.step(actions)
+        elapsed = time.perf_counter() - start
+        vec.close()
+        return steps * len(masks) / elapsed
+
+    one, two = rate(0), rate(2)
+    print(
+        f"supersuit, 4 envs x 3 agents: 1 process {one:,.0f} agent-steps/s, "
+        f"2 processes {two:,.0f} agent-steps/s, speedup {two / one:.2f}x"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--world", default="default")
+    parser.add_argument("--agents", type=int, nargs="+", default=[1, 3, 16, 64])
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--supersuit", action="store_true")
+    args = parser.parse_args()
+    if args.supersuit:
+        supersuit_speedup(args.world, args.steps // 4)
+        return
+    print(f"world {args.world}; median of {args.runs} runs")
+    print(
+        f"{'mode':7} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} {'reset ms':>9} {'MB/env':>7}"
+    )
+    for agents in args.agents:
+        steps = max(200, args.steps // max(1, agents // 3))
+        for mode, runner in (("vector", run_vector), ("text", run_text)):
+            rates = [runner(args.world, agents, steps, seed) for seed in range(args.runs)]
+            rate = statistics.median(rates)
+            extra = ""
+            if mode == "vector":
+                extra = f" {reset_time(args.world, agents):9.1f} {memory_per_env(args.world, agents):7.1f}"
+            print(f"{mode:7} {agents:6d} {rate:10,.0f} {rate * agents:14,.0f}{extra}")
+
+
+if __name__ == "__main__":
+    main()
