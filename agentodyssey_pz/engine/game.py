@@ -49,8 +49,12 @@ class Game:
         config: GameConfig | None = None,
         reward_function: RewardFunction | None = None,
         expansion_generator: Callable[[World, int], Any] | None = None,
+        tracker_factory: Callable[[], Any] | None = None,
     ) -> None:
         self.config = config or GameConfig()
+        # Makes a dependency tracker (e.g. agentodyssey_pz.deps.DependencyTracker) at every reset
+        # and load; None: no tracker, and the tick does no tracking work at all.
+        self.tracker_factory = tracker_factory
         # `(world, seed) -> expansion spec`, called when the world has been fully explored.
         self.expansion_generator: Callable[[World, int], Any] = (
             expansion_generator if expansion_generator is not None else ProceduralExpander()
@@ -110,6 +114,7 @@ class Game:
             self._by_area.setdefault(agent.area_id, {})[agent.id] = None
         for rule in self.step_rules:
             rule.reset(self)
+        self._start_tracker()
         self._started = True
         return run_tick(self, {}, bootstrap=True)
 
@@ -149,7 +154,13 @@ class Game:
             self._by_area.setdefault(agent.area_id, {})[agent.id] = None
         for rule in self.step_rules:
             rule.reset(self)  # drop caches built for another world object
+        self._start_tracker()  # history is not saved: what exists now belongs to the root
         self._started = True
+
+    def _start_tracker(self) -> None:
+        if self.tracker_factory is not None:
+            self.tracker = self.tracker_factory()
+            self.tracker.bootstrap(self)
 
     # ------------------------------------------------------------------ checkpoints
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -166,6 +177,7 @@ class Game:
         *,
         rule_packs: Sequence[str] = (),
         reward_function: RewardFunction | None = None,
+        tracker_factory: Callable[[], Any] | None = None,
     ) -> Game:
         """A game continuing exactly where `save` left it.
 
@@ -185,7 +197,9 @@ class Game:
             )
         if world is None:
             world = trusted_world(data, str(path))
-        game = cls(world, data["agent_ids"], config, reward_function)
+        game = cls(
+            world, data["agent_ids"], config, reward_function, tracker_factory=tracker_factory
+        )
         restore(game, data, source=str(path))
         return game
 

@@ -89,16 +89,50 @@ def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult)
     return gained
 
 
-def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False) -> TickResult:
-    res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
-    before = {aid: ProgressSnapshot.of(a) for aid, a in game.agents.items()}
+def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstrap: bool) -> None:
+    """The rule phase with a dependency tracker: as `run_actions` + `run_step_rules` (init rules
+    when bootstrapping), handing the tracker each rule application's slice of the events. Kept
+    apart so a game without a tracker runs the plain loops, untouched."""
+    tracker, events, world, step_index = game.tracker, res.events, game.world, game.tick_index
     if bootstrap:
-        ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
-        for rule in game.init_rules:  # a world pack's one-time set-up
+        ctx = RuleContext(game, world, None, "", (), step_index)
+        for rule in game.init_rules:
+            start = len(events)
             rule.apply(ctx, res)
+            tracker.record_step(game, rule.name, events[start:])
     else:
-        run_actions(game, actions, res)
-    run_step_rules(game, res)
+        for agent_id, agent in game.agents.items():
+            start = len(events)
+            raw = actions.get(agent_id)
+            command = resolve_command(game, raw)
+            if isinstance(command, ParseFailure):
+                game.engine.reject(agent_id, raw, command, res)
+            else:
+                verb, params = command.verb, command.params
+                game.engine.dispatch(RuleContext(game, world, agent, verb, params, step_index), res)
+            record_visit(game, agent)
+            tracker.record_action(game, agent_id, command, events[start:])
+    ctx = RuleContext(game, world, None, "", (), step_index)
+    for rule in game.step_rules:
+        start = len(events)
+        rule.apply(ctx, res)
+        tracker.record_step(game, rule.name, events[start:])
+
+
+def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False) -> TickResult:
+    tracking = game.tracker is not None
+    res = RuleResult(game.agent_ids, tracking=tracking)
+    before = {aid: ProgressSnapshot.of(a) for aid, a in game.agents.items()}
+    if tracking:
+        run_tracked(game, actions, res, bootstrap)
+    else:
+        if bootstrap:
+            ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
+            for rule in game.init_rules:  # a world pack's one-time set-up
+                rule.apply(ctx, res)
+        else:
+            run_actions(game, actions, res)
+        run_step_rules(game, res)
     for agent in game.agents.values():
         record_visit(game, agent)
     game.tick_index += 1

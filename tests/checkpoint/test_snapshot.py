@@ -1,0 +1,412 @@
+"""Snapshots: `game.save` / `Game.load` round trips, atomic writes, and what loading refuses.
+
+A saved and reloaded game has the same canonical state hash and continues identically (tick
+records and hashes) for hundreds of ticks on every bundled world. `write_atomically` interrupted
+at any stage leaves the old file (or none) and no temporary file. Loading refuses another world
+definition, another set of agents, another format version, damaged files, and checkpoints made
+with rule packs that are not named again; no code is ever imported from a path read from a file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from checkpoint.crash_worker import AGENTS, actions_for, play_until
+from conftest import load_raw
+from harness import DATA, TINY
+from worlds_helper import bundled_worlds
+
+import agentodyssey_pz.engine.snapshot as snapshot_module
+from agentodyssey_pz.engine.config import GameConfig
+from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.engine.snapshot import write_atomically
+from agentodyssey_pz.engine.state import state_hash
+from agentodyssey_pz.errors import CheckpointError
+from agentodyssey_pz.world.validate import parse_definition
+
+SEED = 11
+SAVE_AT = 120
+CONTINUE = 300
+HASH_EVERY = 25
+SMITE = str(DATA / "packs" / "smite")
+PACKDEMO = DATA / "worlds" / "packdemo"
+
+
+def tick_record(result: TickResult, agent_ids: tuple[str, ...]) -> dict[str, Any]:
+    """What a tick produced, comparable with ==."""
+    return {
+        "tick": result.tick,
+        "terminated": result.terminated,
+        "events": [(e.type, e.agent_id, e.data) for e in result.events],
+        "agents": {
+            a: (
+                result.feedback(a),
+                result.rewards[a].as_dict(),
+                result.invalid[a],
+                result.action_ok[a],
+            )
+            for a in agent_ids
+        },
+    }
+
+
+def continue_both(first: Game, second: Game, seed: int, ticks: int) -> None:
+    """Play both games with the same action stream; assert they never differ."""
+    for _ in range(ticks):
+        tick = first.tick_index
+        assert second.tick_index == tick
+        actions = actions_for(first, seed, tick)
+        assert actions_for(second, seed, tick) == actions, (
+            f"tick {tick}: the games offer other actions"
+        )
+        a, b = first.tick(actions), second.tick(actions)
+        assert tick_record(a, first.agent_ids) == tick_record(b, second.agent_ids), f"tick {tick}"
+        if tick % HASH_EVERY == 0:
+            assert state_hash(first) == state_hash(second), f"tick {tick}: state differs"
+        if a.terminated:
+            break
+    assert state_hash(first) == state_hash(second)
+
+
+def saved_game(
+    tmp_path: Path, world: Any = TINY, ticks: int = 20, **config: Any
+) -> tuple[Game, Path]:
+    game = Game(world, 2, GameConfig(**config))
+    game.reset(SEED)
+    play_until(game, SEED, ticks)
+    path = tmp_path / "snapshot.json"
+    game.save(path)
+    return game, path
+
+
+def edit_snapshot(path: Path, change: Any) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------- round trips
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_save_and_load_continue_identically_for_hundreds_of_ticks(
+    world: str, tmp_path: Path
+) -> None:
+    game = Game(world, AGENTS)
+    game.reset(SEED)
+    play_until(game, SEED, SAVE_AT)
+    path = tmp_path / "snapshot.json"
+    game.save(path)
+    loaded = Game.load(path)
+    assert loaded.tick_index == game.tick_index == SAVE_AT
+    assert state_hash(loaded) == state_hash(game)
+    # Loading and saving again gives the same document: nothing is lost or invented on the way.
+    loaded.save(tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+    continue_both(game, loaded, SEED, CONTINUE)
+    assert game.tick_index == SAVE_AT + CONTINUE
+
+
+def test_the_comparison_notices_a_different_state(tmp_path: Path) -> None:
+    game, path = saved_game(tmp_path, "default", ticks=30)
+    loaded = Game.load(path)
+    loaded.rng.random()  # one extra draw: the generator state is part of the game state
+    assert state_hash(loaded) != state_hash(game)
+    with pytest.raises(AssertionError):
+        continue_both(game, loaded, SEED, 200)
+
+
+def test_a_snapshot_is_plain_json_with_its_envelope(tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format"] == "agentodyssey-snapshot"
+    assert data["version"] == snapshot_module.VERSION
+    assert data["agent_ids"] == ["agent_0", "agent_1"]
+    assert data["state"]["tick_index"] == 20
+    assert isinstance(data["definition"], dict) and data["definition"]["entities"]["objects"]
+
+
+def test_a_custom_world_is_rebuilt_from_the_definition_inside_the_snapshot(tmp_path: Path) -> None:
+    raw = load_raw("tiny_world.json")
+    game = Game(parse_definition(raw), 2)
+    game.reset(SEED)
+    play_until(game, SEED, 40)
+    game.save(tmp_path / "custom.json")
+    loaded = Game.load(tmp_path / "custom.json")  # no world named: the stored definition is used
+    assert state_hash(loaded) == state_hash(game)
+    continue_both(game, loaded, SEED, 60)
+
+
+# ---------------------------------------------------------------------------- atomic writes
+class HalfWriter:
+    """A file object that writes half of the text, checks what a reader sees, then fails."""
+
+    def __init__(self, fh: Any, target: Path, old: str | None) -> None:
+        self.fh, self.target, self.old = fh, target, old
+
+    def __enter__(self) -> HalfWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.fh.close()
+
+    def write(self, text: str) -> int:
+        self.fh.write(text[: len(text) // 2])
+        self.fh.flush()
+        # Mid-write, a reader of the target still sees the old content (or no file at all).
+        seen = self.target.read_text(encoding="utf-8") if self.target.exists() else None
+        assert seen == self.old
+        raise OSError(28, "No space left on device")
+
+
+def inject(stage: str, monkeypatch: pytest.MonkeyPatch, target: Path, old: str | None) -> None:
+    def fail(*_: Any, **__: Any) -> None:
+        raise OSError(5, f"injected failure in {stage}")
+
+    if stage == "write":
+        real_fdopen = os.fdopen
+        monkeypatch.setattr(
+            os, "fdopen", lambda fd, *a, **k: HalfWriter(real_fdopen(fd, *a, **k), target, old)
+        )
+    elif stage == "fsync":
+        monkeypatch.setattr(os, "fsync", fail)
+    elif stage == "replace":
+        monkeypatch.setattr(os, "replace", fail)
+    else:  # an interrupt (Ctrl-C) right before the rename
+
+        def interrupt(*_: Any, **__: Any) -> None:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(os, "replace", interrupt)
+
+
+STAGES = ("write", "fsync", "replace", "interrupt")
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_an_interrupted_write_keeps_the_old_file_and_leaves_no_temp_file(
+    stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "snapshot.json"
+    target.write_text('{"old": true}', encoding="utf-8")
+    inject(stage, monkeypatch, target, '{"old": true}')
+    with pytest.raises((OSError, KeyboardInterrupt)):
+        write_atomically(target, json.dumps({"new": "x" * 10_000}))
+    monkeypatch.undo()
+    assert target.read_text(encoding="utf-8") == '{"old": true}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["snapshot.json"]
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_an_interrupted_first_write_leaves_nothing(
+    stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "sub" / "snapshot.json"
+    target.parent.mkdir()
+    inject(stage, monkeypatch, target, None)
+    with pytest.raises((OSError, KeyboardInterrupt)):
+        write_atomically(target, "new")
+    monkeypatch.undo()
+    assert list(target.parent.iterdir()) == []
+
+
+def test_an_atomic_write_replaces_the_file_whole(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "er" / "snapshot.json"
+    write_atomically(target, "first")
+    write_atomically(target, "second, longer than the first")
+    assert target.read_text(encoding="utf-8") == "second, longer than the first"
+    assert [p.name for p in target.parent.iterdir()] == ["snapshot.json"]
+
+
+def test_a_failed_save_leaves_the_previous_snapshot_loadable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, path = saved_game(tmp_path, ticks=10)
+    before = state_hash(game)
+    play_until(game, SEED, 25)
+    inject("replace", monkeypatch, path, None)
+    with pytest.raises(OSError):
+        game.save(path)
+    monkeypatch.undo()
+    loaded = Game.load(path)
+    assert loaded.tick_index == 10
+    assert state_hash(loaded) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["snapshot.json"]
+
+
+# ---------------------------------------------------------------------------- refusals
+def test_a_snapshot_of_another_world_is_refused(tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path)
+    with pytest.raises(CheckpointError, match="another world definition"):
+        Game.load(path, world="default")
+
+
+def test_a_changed_world_definition_is_refused(tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path)
+    raw = load_raw("tiny_world.json")
+    raw["entities"]["objects"][1]["value"] = 2  # one pear is worth a little more now
+    with pytest.raises(CheckpointError, match="another world definition"):
+        Game.load(path, world=parse_definition(raw))
+    assert Game.load(path, world=parse_definition(load_raw("tiny_world.json"))).tick_index == 20
+
+
+def test_a_snapshot_with_other_agents_is_refused(tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path)
+    edit_snapshot(path, lambda d: d.update(agent_ids=["agent_0", "agent_1", "agent_2"]))
+    with pytest.raises(CheckpointError, match="set of agents"):
+        Game.load(path)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(version=2), "format version 2 is not supported"),
+        (lambda d: d.update(version="1"), "format version '1' is not supported"),
+        (lambda d: d.pop("version"), "format version None is not supported"),
+        (lambda d: d.update(format="something-else"), "not an agentodyssey snapshot"),
+        (lambda d: d.pop("state"), "lacks 'state'"),
+        (lambda d: d["state"].pop("world"), "saved state is malformed"),
+    ],
+)
+def test_a_snapshot_in_another_format_is_refused(change: Any, message: str, tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path)
+    edit_snapshot(path, change)
+    with pytest.raises(CheckpointError, match=message):
+        Game.load(path)
+
+
+def test_a_damaged_snapshot_file_is_refused_with_the_reason(tmp_path: Path) -> None:
+    _, path = saved_game(tmp_path)
+    text = path.read_bytes()
+    path.write_bytes(text[: len(text) // 2])
+    with pytest.raises(CheckpointError, match=r"not valid JSON .*truncated or corrupt"):
+        Game.load(path)
+    path.write_bytes(b"\xff\xfe" + text)
+    with pytest.raises(CheckpointError, match="not UTF-8"):
+        Game.load(path)
+    with pytest.raises(CheckpointError, match="cannot read"):
+        Game.load(tmp_path / "missing.json")
+
+
+# ---------------------------------------------------------------------------- rule packs
+@pytest.mark.parametrize(
+    "world",
+    [
+        "default",
+        pytest.param(
+            TINY,
+            marks=pytest.mark.xfail(
+                strict=True,
+                raises=CheckpointError,
+                reason="package bug: the snapshot's rule_packs lists the config's extra packs with "
+                "the world's own, so trusted_world() refuses a custom world as having 'its own "
+                "rule pack' even when the extra packs are named again",
+            ),
+        ),
+    ],
+)
+def test_extra_rule_packs_must_be_named_again(world: Any, tmp_path: Path) -> None:
+    game, path = saved_game(tmp_path, world, rule_packs=(SMITE,))
+    with pytest.raises(CheckpointError, match="extra rule packs"):
+        Game.load(path)
+    with pytest.raises(CheckpointError, match="extra rule packs"):
+        Game.load(path, rule_packs=(str(DATA / "packs" / "override"),))
+    loaded = Game.load(path, rule_packs=(SMITE,))
+    assert "smite" in loaded.engine.rules
+    assert state_hash(loaded) == state_hash(game)
+
+
+SAME_FOLDER_BUG = pytest.mark.xfail(
+    strict=True,
+    reason="package bug: Game.load compares rule-pack paths as given (tuple of whatever was "
+    "passed), so the same folder named as a Path, with a trailing slash or relative to the "
+    "working directory is refused; a Path in GameConfig.rule_packs even breaks game.save",
+)
+
+
+@SAME_FOLDER_BUG
+@pytest.mark.parametrize(
+    "named",
+    [Path(SMITE), SMITE + os.sep, os.path.relpath(SMITE)],
+    ids=["path", "trailing-slash", "relative"],
+)
+def test_the_same_rule_pack_folder_may_be_named_another_way(named: Any, tmp_path: Path) -> None:
+    game, path = saved_game(tmp_path, "default", rule_packs=(SMITE,))
+    assert state_hash(Game.load(path, rule_packs=(named,))) == state_hash(game)
+
+
+@SAME_FOLDER_BUG
+def test_a_game_with_a_path_rule_pack_can_be_saved(tmp_path: Path) -> None:
+    game, path = saved_game(tmp_path, "default", rule_packs=(Path(SMITE),))
+    assert state_hash(Game.load(path, rule_packs=(Path(SMITE),))) == state_hash(game)
+
+
+def test_a_world_folder_rule_pack_must_be_named_again(tmp_path: Path) -> None:
+    game = Game(PACKDEMO, 2)
+    game.reset(SEED)
+    game.tick({"agent_0": "stamp ahoy", "agent_1": "wait"})
+    game.save(tmp_path / "pack.json")
+    with pytest.raises(CheckpointError, match="own rule pack"):
+        Game.load(tmp_path / "pack.json")
+    loaded = Game.load(tmp_path / "pack.json", world=PACKDEMO)
+    assert (loaded.world_state["stamp"], loaded.world_state["stamps"]) == ("ahoy", 1)
+    assert state_hash(loaded) == state_hash(game)
+    for g in (game, loaded):
+        g.tick({"agent_0": "stamp again", "agent_1": "wait"})
+    assert loaded.world_state["stamps"] == 2
+    assert state_hash(loaded) == state_hash(game)
+
+
+EVIL = """
+from pathlib import Path
+from agentodyssey_pz.rules.base import BaseActionRule
+
+Path({marker!r}).write_text("imported")
+
+
+class Evil(BaseActionRule):
+    name = "evil"
+    verb = "evil"
+
+    def apply(self, ctx, res):
+        pass
+"""
+
+
+def evil_pack(tmp_path: Path) -> tuple[Path, Path]:
+    """A rule pack that leaves a marker file when it is imported."""
+    marker = tmp_path / "imported.txt"
+    pack = tmp_path / "evil_pack"
+    pack.mkdir()
+    (pack / "evil.py").write_text(EVIL.format(marker=str(marker)), encoding="utf-8")
+    return pack, marker
+
+
+def test_no_code_is_loaded_from_a_path_read_from_a_snapshot(tmp_path: Path) -> None:
+    pack, marker = evil_pack(tmp_path)
+    _, path = saved_game(tmp_path)
+    edit_snapshot(path, lambda d: d["config"].update(rule_packs=[str(pack)]))
+    with pytest.raises(CheckpointError, match="extra rule packs"):
+        Game.load(path)
+    # A world with its own pack, the pack swapped for another folder in the file.
+    game = Game(PACKDEMO, 2)
+    game.reset(SEED)
+    game.save(tmp_path / "pack.json")
+    edit_snapshot(tmp_path / "pack.json", lambda d: d.update(rule_packs=[str(pack)]))
+    with pytest.raises(CheckpointError, match="own rule pack"):
+        Game.load(tmp_path / "pack.json")
+    # The world's source pointing at a folder that has a rule pack: the stored definition is used.
+    world = tmp_path / "evil_world"
+    shutil.copytree(PACKDEMO, world, ignore=shutil.ignore_patterns("rules"))
+    shutil.copytree(pack, world / "rules")
+    edit_snapshot(
+        tmp_path / "pack.json",
+        lambda d: d.update(rule_packs=[], world_source=str(world / "world.json"), world_name="x"),
+    )
+    loaded = Game.load(tmp_path / "pack.json")
+    assert "evil" not in loaded.engine.rules and "stamp" not in loaded.engine.rules
+    assert not marker.exists()
