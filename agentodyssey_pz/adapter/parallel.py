@@ -59,6 +59,7 @@ from agentodyssey_pz.adapter.spaces import (
     sanitize,
     text_charset,
 )
+from agentodyssey_pz.deps import DependencyTracker
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.errors import ConfigError
@@ -92,8 +93,14 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise TypeError("pass either an EnvConfig or keyword settings, not both")
         self.config = config
         self.render_mode = config.render_mode
+        self._tracker_factory = DependencyTracker if config.game.track_dependencies else None
         try:
-            self.game = Game(config.world, config.num_agents, config.game_config())
+            self.game = Game(
+                config.world,
+                config.num_agents,
+                config.game_config(),
+                tracker_factory=self._tracker_factory,
+            )
         except FileNotFoundError as exc:
             raise ConfigError(f"world: {exc}") from exc
         self.possible_agents: list[str] = list(self.game.agent_ids)
@@ -207,10 +214,14 @@ class AgentOdysseyParallelEnv(ParallelEnv):
 
         source = Path(path)
         rule_packs = tuple(self.config.game.rule_packs)
+        tracker = self._tracker_factory
         if source.is_dir():
-            game = resume(source, self.config.world, rule_packs=rule_packs, snapshot_every=None)
+            game = resume(
+                source, self.config.world, rule_packs=rule_packs, snapshot_every=None,
+                tracker_factory=tracker,
+            )  # fmt: skip
         else:
-            game = Game.load(source, self.config.world, rule_packs=rule_packs)
+            game = Game.load(source, self.config.world, rule_packs=rule_packs, tracker_factory=tracker)
         if game.agent_ids != self.game.agent_ids:
             raise ValueError(
                 f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"

@@ -96,7 +96,9 @@ class JournalWriter:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: TextIO | None = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        # "w": a segment starts right after the snapshot of its tick, so a file of that name is
+        # a stale leftover (e.g. a damaged one a resume stopped in) and must not be appended to.
+        self._fh: TextIO | None = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
 
     def append(self, tick: int, actions: Mapping[str, Any]) -> None:
         assert self._fh is not None, "journal closed"

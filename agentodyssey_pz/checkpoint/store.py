@@ -129,6 +129,7 @@ def resume(
     rule_packs: Sequence[str] = (),
     reward_function: Any = None,
     snapshot_every: int | None = 100,
+    tracker_factory: Any = None,
 ) -> Game:
     """Rebuild the game saved in a checkpoint folder and replay its journal.
 
@@ -137,7 +138,7 @@ def resume(
     ticks = snapshot_ticks(folder)
     if not ticks:
         raise CheckpointError(f"{folder}: no snapshot found (expected snapshot-<tick>.json files)")
-    game, start = _newest_loadable(folder, ticks, world, rule_packs, reward_function)
+    game, start = _newest_loadable(folder, ticks, world, rule_packs, reward_function, tracker_factory)
     for tick in (t for t in journal_ticks(folder) if t >= start):
         for record in read_journal(journal_path(folder, tick)):
             if record["t"] <= game.tick_index:
@@ -159,7 +160,12 @@ def resume(
 
 
 def _newest_loadable(
-    folder: Path, ticks: list[int], world: Any, rule_packs: Sequence[str], reward_function: Any
+    folder: Path,
+    ticks: list[int],
+    world: Any,
+    rule_packs: Sequence[str],
+    reward_function: Any,
+    tracker_factory: Any,
 ) -> tuple[Game, int]:
     errors = []
     for tick in ticks:

@@ -8,6 +8,8 @@ the field.
 from __future__ import annotations
 
 import datetime as dt
+import os
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -46,6 +48,14 @@ def _start_time(_: Any, attribute: attrs.Attribute, value: str) -> None:
         ) from exc
 
 
+def _pack_paths(paths: Any) -> tuple[str, ...]:
+    """Rule-pack folders as absolute path strings, so the same folder compares equal however it
+    was written (relative, with a trailing slash, as a Path) and saves as JSON."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = (paths,)
+    return tuple(str(Path(p).resolve()) for p in paths)
+
+
 def _optional_bool() -> Any:
     return attrs.field(default=None, validator=_check_type(bool, allow_none=True))
 
@@ -80,10 +90,12 @@ class GameConfig:
     # World synthesis switches kept for seed parity with the reference (see SynthesisOptions).
     eager_light_draw: bool = attrs.field(default=True, validator=_check_type(bool))
     zero_loot_keeps_prototype_count: bool = attrs.field(default=True, validator=_check_type(bool))
-    # Record the causal dependency graph of item units (opt-in; free when off).
+    # Record the causal dependency graph of item units (opt-in; free when off). The env builds its
+    # game with agentodyssey_pz.deps.DependencyTracker when this is set; a Game user passes
+    # `tracker_factory=DependencyTracker` directly.
     track_dependencies: bool = attrs.field(default=False, validator=_check_type(bool))
     # Extra rule-pack folders, applied after the base pack and before the world's own pack.
-    rule_packs: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    rule_packs: tuple[str, ...] = attrs.field(default=(), converter=_pack_paths)
 
     def start_datetime(self) -> dt.datetime:
         return dt.datetime.strptime(self.start_time, TIME_FORMAT)

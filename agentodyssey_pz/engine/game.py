@@ -188,7 +188,7 @@ class Game:
 
         data = read_snapshot(path)
         config = config_of(data)
-        if tuple(config.rule_packs) != tuple(rule_packs):
+        if tuple(config.rule_packs) != GameConfig(rule_packs=tuple(rule_packs)).rule_packs:
             from agentodyssey_pz.errors import CheckpointError
 
             raise CheckpointError(

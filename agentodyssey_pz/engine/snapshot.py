@@ -65,7 +65,8 @@ def snapshot_data(game: Game) -> dict[str, Any]:
         "fingerprint": constants["fingerprint"],
         "world_source": game.pack.source,
         "world_name": game.pack.name,
-        "rule_packs": [str(p) for p in game.pack.rule_packs + tuple(game.config.rule_packs)],
+        # The world folder's own pack (the config's extra packs are in "config").
+        "world_rule_packs": [str(p) for p in game.pack.rule_packs],
         "agent_ids": list(game.agent_ids),
         "config": _CONVERTER.unstructure(game.config),
         "quest_data": game.pack.quest_data,
@@ -192,7 +193,7 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
         return name
     if bundled in bundled_world_names() and _is_bundled_source(name, bundled):
         return bundled
-    own_packs = [p for p in data.get("rule_packs", []) if p]
+    own_packs = [p for p in data.get("world_rule_packs", []) if p]
     if own_packs:
         raise CheckpointError(
             f"{source}: the world had its own rule pack ({own_packs[0]}); pass world=<its folder> "

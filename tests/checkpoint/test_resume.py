@@ -105,12 +105,6 @@ def test_a_damaged_newest_snapshot_falls_back_to_the_previous_one(tmp_path: Path
     continue_both(game, resumed, 30)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="package bug: after a replay that stops at the first line of a damaged journal "
-    "segment, the new CheckpointWriter opens journal-<tick>.jsonl in append mode behind the "
-    "damaged line, so every later tick is dropped by the next resume",
-)
 def test_resuming_at_the_start_of_a_damaged_segment_keeps_later_progress(tmp_path: Path) -> None:
     checkpointed(tmp_path)
     journal = journal_path(tmp_path, 150)

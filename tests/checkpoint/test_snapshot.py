@@ -297,16 +297,7 @@ def test_a_damaged_snapshot_file_is_refused_with_the_reason(tmp_path: Path) -> N
     "world",
     [
         "default",
-        pytest.param(
-            TINY,
-            marks=pytest.mark.xfail(
-                strict=True,
-                raises=CheckpointError,
-                reason="package bug: the snapshot's rule_packs lists the config's extra packs with "
-                "the world's own, so trusted_world() refuses a custom world as having 'its own "
-                "rule pack' even when the extra packs are named again",
-            ),
-        ),
+        TINY,
     ],
 )
 def test_extra_rule_packs_must_be_named_again(world: Any, tmp_path: Path) -> None:
@@ -320,15 +311,8 @@ def test_extra_rule_packs_must_be_named_again(world: Any, tmp_path: Path) -> Non
     assert state_hash(loaded) == state_hash(game)
 
 
-SAME_FOLDER_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="package bug: Game.load compares rule-pack paths as given (tuple of whatever was "
-    "passed), so the same folder named as a Path, with a trailing slash or relative to the "
-    "working directory is refused; a Path in GameConfig.rule_packs even breaks game.save",
-)
 
 
-@SAME_FOLDER_BUG
 @pytest.mark.parametrize(
     "named",
     [Path(SMITE), SMITE + os.sep, os.path.relpath(SMITE)],
@@ -339,7 +323,6 @@ def test_the_same_rule_pack_folder_may_be_named_another_way(named: Any, tmp_path
     assert state_hash(Game.load(path, rule_packs=(named,))) == state_hash(game)
 
 
-@SAME_FOLDER_BUG
 def test_a_game_with_a_path_rule_pack_can_be_saved(tmp_path: Path) -> None:
     game, path = saved_game(tmp_path, "default", rule_packs=(Path(SMITE),))
     assert state_hash(Game.load(path, rule_packs=(Path(SMITE),))) == state_hash(game)
@@ -396,7 +379,7 @@ def test_no_code_is_loaded_from_a_path_read_from_a_snapshot(tmp_path: Path) -> N
     game = Game(PACKDEMO, 2)
     game.reset(SEED)
     game.save(tmp_path / "pack.json")
-    edit_snapshot(tmp_path / "pack.json", lambda d: d.update(rule_packs=[str(pack)]))
+    edit_snapshot(tmp_path / "pack.json", lambda d: d.update(world_rule_packs=[str(pack)]))
     with pytest.raises(CheckpointError, match="own rule pack"):
         Game.load(tmp_path / "pack.json")
     # The world's source pointing at a folder that has a rule pack: the stored definition is used.
@@ -405,7 +388,7 @@ def test_no_code_is_loaded_from_a_path_read_from_a_snapshot(tmp_path: Path) -> N
     shutil.copytree(pack, world / "rules")
     edit_snapshot(
         tmp_path / "pack.json",
-        lambda d: d.update(rule_packs=[], world_source=str(world / "world.json"), world_name="x"),
+        lambda d: d.update(world_rule_packs=[], world_source=str(world / "world.json"), world_name="x"),
     )
     loaded = Game.load(tmp_path / "pack.json")
     assert "evil" not in loaded.engine.rules and "stamp" not in loaded.engine.rules

@@ -340,11 +340,6 @@ def test_a_strict_tracker_follows_every_unit_in_random_play(world: str) -> None:
     assert len(game.tracker.edges()) > 100  # the play did move, make and use things
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="package gap: world_expansion_step places the new areas' objects without track.spawn "
-    "events (the spec's event table lists none either), so a strict tracker misses those units",
-)
 def test_units_of_an_expansion_are_tracked() -> None:
     game = tracked_game(world_expansion=True)
     areas = len(game.world.areas)

@@ -24,6 +24,7 @@ from typing import Any
 from agentodyssey_pz.errors import WorldDefinitionError
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.expansion import check_expansion
 from agentodyssey_pz.world.synthesis import SynthesisOptions
 from agentodyssey_pz.world.world import World
@@ -66,10 +67,15 @@ class WorldExpansion(BaseStepRule):
         if not self._someone_explored_everything(game, world):
             return
         seed = game.rng.randint(*SEED_RANGE)
+        known_areas = set(world.areas)
         places = self._expand(game, world, generator, seed)
         if places is None:
             state["retry_after_visits"] = _total_visits(game)
             return
+        if res.tracking:  # the new lands' objects came into existence: tell the tracker
+            for area in (a for a in world.areas.values() if a.id not in known_areas):
+                for oid, count in area.objects.items():
+                    res.track_spawn("env", oid, count, location("area", area.id))
         state["count"] += 1
         state["total_areas"] = len(world.areas) - len(tutorial_areas(world))
         state["retry_after_visits"] = None
