@@ -79,6 +79,152 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """Run the evaluation; print the table; write the report, trajectory logs and plot."""
+    from pathlib import Path
+
+    from agentodyssey_pz.evaluate import (
+        PLOT_UNAVAILABLE,
+        EvalConfig,
+        evaluate,
+        format_table,
+        plot_scores,
+        validate,
+    )
+
+    out = Path(args.output)
+    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    config = EvalConfig(
+        world=args.world,
+        episodes=args.episodes,
+        steps=args.steps,
+        num_agents=args.agents,
+        policies=policies,
+        seed=args.seed,
+        workers=args.workers,
+        trajectory_dir=None if args.no_trajectories else str(out / "trajectories"),
+    )
+    show_progress = not args.quiet and sys.stderr.isatty()
+    report = evaluate(config, show_progress=show_progress)
+    problems = validate(report)
+    if problems:  # a bug, not a user mistake: say so loudly
+        raise AssertionError("the report breaks its schema: " + "; ".join(problems[:5]))
+    print(format_table(report))
+    out.mkdir(parents=True, exist_ok=True)
+    report_path = out / "report.json"
+    report_path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nreport: {report_path}")
+    if config.trajectory_dir is not None:
+        print(f"trajectories: {config.trajectory_dir}/episode-*.jsonl")
+    if args.plot != "none":
+        written = plot_scores(report, out / f"scores.{args.plot}")
+        print(f"plot: {written}" if written is not None else PLOT_UNAVAILABLE)
+    return 0
+
+
+def cmd_map(args: argparse.Namespace) -> int:
+    """Write an SVG map of a world (optionally where the agents stand at a tick of a log)."""
+    from agentodyssey_pz.viz import write_map
+
+    if args.trajectory is not None:
+        from agentodyssey_pz.evaluate.trajectory import read_trajectory, state_at
+
+        header, _ = read_trajectory(args.trajectory)
+        for name, given, logged in (
+            ("world", args.world, header["world"]),
+            ("seed", args.seed, header["seed"]),
+        ):
+            if given is not None and given != logged:
+                raise ValueError(f"the {name} given ({given}) is not the log's ({logged})")
+        game = state_at(args.trajectory, args.tick).game
+        path = write_map(
+            game,
+            args.output,
+            seed=args.layout_seed,
+            title=f"{header['world']}, seed {header['seed']}, tick {args.tick}",
+        )
+    else:
+        from agentodyssey_pz.engine.game import Game
+
+        if args.tick:
+            raise ValueError("--tick needs --trajectory")
+        world = args.world or "default"
+        seed = 0 if args.seed is None else args.seed
+        game = Game(world, 1)
+        game.reset(seed)
+        path = write_map(
+            game,
+            args.output,
+            seed=args.layout_seed,
+            show_agents=False,
+            title=f"{world}, seed {seed}",
+        )
+    print(f"wrote {path} ({len(game.world.areas)} areas)")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from agentodyssey_pz.play import play
+
+    play(
+        args.world, args.agents, args.others, args.seed, steps=args.steps, history_file=args.history
+    )
+    return 0
+
+
+def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
+    from agentodyssey_pz.evaluate.runner import DEFAULT_POLICIES
+
+    evaluate = sub.add_parser(
+        "evaluate",
+        help="run policies against each other over seeded episodes and rate them (the default)",
+    )
+    evaluate.add_argument("--world", default="default", help="bundled name, folder or JSON file")
+    evaluate.add_argument("--episodes", type=int, default=4)
+    evaluate.add_argument("--steps", type=int, default=200, help="ticks per episode")
+    evaluate.add_argument("--agents", type=int, default=6)
+    evaluate.add_argument(
+        "--policies",
+        default=",".join(DEFAULT_POLICIES),
+        help="comma-separated policy names (agent_i plays policy i mod k)",
+    )
+    evaluate.add_argument("--seed", type=int, default=0, help="episode e is played with seed+e")
+    evaluate.add_argument("--workers", type=int, default=1, help="processes (same results)")
+    evaluate.add_argument(
+        "-o", "--output", default="evaluation", help="folder for report, logs and plot"
+    )
+    evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
+    evaluate.add_argument("--plot", choices=["png", "svg", "none"], default="png")
+    evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
+    evaluate.set_defaults(func=cmd_evaluate)
+
+
+def add_map_parser(sub: argparse._SubParsersAction) -> None:
+    map_ = sub.add_parser("map", help="write an SVG map of a world's area graph")
+    map_.add_argument("world", nargs="?", default=None, help="bundled name, folder or JSON file")
+    map_.add_argument("--seed", type=int, default=None, help="world seed (default 0)")
+    map_.add_argument("--trajectory", help="a trajectory log: draw its world and agents")
+    map_.add_argument("--tick", type=int, default=0, help="the log's tick to draw")
+    map_.add_argument("--layout-seed", type=int, default=0, help="seed of the node layout")
+    map_.add_argument("-o", "--output", default="map.svg")
+    map_.set_defaults(func=cmd_map)
+
+
+def add_play_parser(sub: argparse._SubParsersAction) -> None:
+    play = sub.add_parser("play", help="play agent_0 yourself in the terminal")
+    play.add_argument("--world", default="default", help="bundled name, folder or JSON file")
+    play.add_argument("--agents", type=int, default=2)
+    play.add_argument(
+        "--others",
+        default="random",
+        help="policy of the other agents (random, wait, explorer, ...)",
+    )
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--steps", type=int, default=1000, help="ticks before the episode ends")
+    play.add_argument("--history", default=None, help="readline history file to load and save")
+    play.set_defaults(func=cmd_play)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -106,11 +252,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--snapshot-every", type=int, default=100, help="snapshot interval when playing on"
     )
     resume.set_defaults(func=cmd_resume)
+    add_evaluate_parser(sub)
+    add_map_parser(sub)
+    add_play_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(argv or ["evaluate"])  # no arguments: the default evaluation
     try:
         return args.func(args)
     except DataError as exc:

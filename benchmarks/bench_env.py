@@ -1,9 +1,11 @@
 """Throughput of the PettingZoo env: steps and agent-steps per second, reset time, memory.
 
-Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3] [--world default]
+Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3] [--world
+default]
        python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
 
-Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete actions;
+Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
+actions;
 text mode returns text observations, takes text commands chosen from the valid-action list, and puts
 that list in the infos (valid_actions_in_info), as a language agent would use the env.
 Medians over `--runs`; timings are wall clock on this machine.
@@ -127,7 +129,8 @@ def main() -> None:
         return
     print(f"world {args.world}; median of {args.runs} runs")
     print(
-        f"{'mode':7} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} {'reset ms':>9} {'MB/env':>7}"
+        f"{'mode':7} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} "
+        f"{'reset ms':>9} {'MB/env':>7}"
     )
     for agents in args.agents:
         steps = max(200, args.steps // max(1, agents // 3))
@@ -136,7 +139,8 @@ def main() -> None:
             rate = statistics.median(rates)
             extra = ""
             if mode == "vector":
-                extra = f" {reset_time(args.world, agents):9.1f} {memory_per_env(args.world, agents):7.1f}"
+                reset_ms = reset_time(args.world, agents)
+                extra = f" {reset_ms:9.1f} {memory_per_env(args.world, agents):7.1f}"
             print(f"{mode:7} {agents:6d} {rate:10,.0f} {rate * agents:14,.0f}{extra}")
 
 

@@ -221,7 +221,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 tracker_factory=tracker,
             )  # fmt: skip
         else:
-            game = Game.load(source, self.config.world, rule_packs=rule_packs, tracker_factory=tracker)
+            game = Game.load(
+                source, self.config.world, rule_packs=rule_packs, tracker_factory=tracker
+            )
         if game.agent_ids != self.game.agent_ids:
             raise ValueError(
                 f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"

@@ -138,7 +138,9 @@ def resume(
     ticks = snapshot_ticks(folder)
     if not ticks:
         raise CheckpointError(f"{folder}: no snapshot found (expected snapshot-<tick>.json files)")
-    game, start = _newest_loadable(folder, ticks, world, rule_packs, reward_function, tracker_factory)
+    game, start = _newest_loadable(
+        folder, ticks, world, rule_packs, reward_function, tracker_factory
+    )
     for tick in (t for t in journal_ticks(folder) if t >= start):
         for record in read_journal(journal_path(folder, tick)):
             if record["t"] <= game.tick_index:

@@ -127,7 +127,9 @@ class Game:
             raise RuntimeError("the episode has ended (main quest complete); call reset()")
         unknown = [a for a in actions if a not in self.agents]
         if unknown:
-            raise KeyError(f"unknown agent ids {unknown}; this game's agents are {list(self.agent_ids)}")
+            raise KeyError(
+                f"unknown agent ids {unknown}; this game's agents are {list(self.agent_ids)}"
+            )
         result = run_tick(self, actions)
         if self.recorder is not None:
             self.recorder.record(actions, result)
@@ -261,7 +263,7 @@ class Game:
         return area is not None and area.place_id == tutorial.get("place_id")
 
     def expansion_enabled(self) -> bool:
-        """World expansion: GameConfig.world_expansion, else the world's features.online_expansion."""
+        """World expansion: GameConfig.world_expansion, else features.online_expansion."""
         if self.config.world_expansion is not None:
             return self.config.world_expansion
         return self.definition.features.online_expansion

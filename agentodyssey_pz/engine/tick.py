@@ -84,7 +84,9 @@ def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult)
         gained += 1
     if gained:
         times = "once" if gained == 1 else f"{gained} times"
-        res.say(agent.id, "progress.level_up", f"I leveled up {times}: I am now level {agent.level}.")
+        res.say(
+            agent.id, "progress.level_up", f"I leveled up {times}: I am now level {agent.level}."
+        )
         res.emit(AGENT_LEVELED_UP, agent.id, {"levels_gained": gained})
     return gained
 

@@ -1,12 +1,15 @@
 """Quest data: the main quest as chapters of stages, declared in JSON and run by one generic engine.
 
-Layer: world core. A world folder's `quests.json` (or a `quests` key in the world definition) holds a
+Layer: world core. A world folder's `quests.json` (or a `quests` key in the world definition) holds
+a
 `main_quest` section; `side_quests` and `tutorial` sections are read by their own modules
 (`side_quest_data.py`, `tutorial_data.py`). Loading validates everything with JSON paths, like the
-world loader, and `inject` adds the NPCs and objects a quest needs to the definition before synthesis.
+world loader, and `inject` adds the NPCs and objects a quest needs to the definition before
+synthesis.
 
 Values in conditions and effects that start with `$` name a quest variable: set up once per episode
-by `setup` (areas picked from the map, NPCs placed, literal words), or built in: `$guide` (the agent's
+by `setup` (areas picked from the map, NPCs placed, literal words), or built in: `$guide` (the
+agent's
 guide NPC) and `$spawn` (the spawn area). Objective texts may use `{name}` for any variable.
 """
 
@@ -18,7 +21,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import attrs
-
 from cattrs.gen import make_dict_structure_fn
 
 from agentodyssey_pz.errors import Problems, QuestDataError
@@ -178,7 +180,16 @@ class MainQuestDef:
     undistributable: tuple[str, ...] = ()
 
 
-QUEST_RECORDS = (SetupStep, BossModifier, BossDef, Effect, GuideDef, StageDef, ChapterDef, MainQuestDef)
+QUEST_RECORDS = (
+    SetupStep,
+    BossModifier,
+    BossDef,
+    Effect,
+    GuideDef,
+    StageDef,
+    ChapterDef,
+    MainQuestDef,
+)
 
 
 def _condition_hook(converter: Any) -> Any:
@@ -203,7 +214,10 @@ def make_quest_converter() -> Any:
     converter = strict_converter(forbid_extra_keys=True)
     for cls in QUEST_RECORDS:
         converter.register_structure_hook(
-            cls, make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True, **renamed_fields(cls))
+            cls,
+            make_dict_structure_fn(
+                cls, converter, _cattrs_forbid_extra_keys=True, **renamed_fields(cls)
+            ),
         )
     converter.register_structure_hook(Condition, _condition_hook(converter))
     converter.register_structure_hook(NpcDef, lambda raw, _: CONVERTER.structure(raw, NpcDef))
@@ -240,9 +254,7 @@ def _section_loaders() -> dict[str, Any]:
     }
 
 
-def load_quests(
-    raw: Any, definition: WorldDefinition, *, source: str | None = None
-) -> QuestFile:
+def load_quests(raw: Any, definition: WorldDefinition, *, source: str | None = None) -> QuestFile:
     """Validate quest data against the world it belongs to; raises QuestDataError listing every
     problem with its JSON path."""
     problems = Problems()
@@ -336,7 +348,9 @@ class _QuestScope:
     stages: set[str] = attrs.Factory(set)
 
 
-def load_main_quest(raw: Any, definition: WorldDefinition, path: str, problems: Problems) -> MainQuestDef | None:
+def load_main_quest(
+    raw: Any, definition: WorldDefinition, path: str, problems: Problems
+) -> MainQuestDef | None:
     from agentodyssey_pz.world.validate import structure_record
 
     quest = structure_record(raw, MainQuestDef, path, problems, QUEST_CONVERTER)
@@ -373,7 +387,9 @@ def _check_guide(guide: GuideDef, scope: _QuestScope, path: str, problems: Probl
         problems.error(f"{path}.names", "guide names must be distinct")
 
 
-def _check_setup(setup: tuple[SetupStep, ...], scope: _QuestScope, path: str, problems: Problems) -> None:
+def _check_setup(
+    setup: tuple[SetupStep, ...], scope: _QuestScope, path: str, problems: Problems
+) -> None:
     for i, step in enumerate(setup):
         where = f"{path}[{i}]"
         sources = [s for s in SETUP_SOURCES if getattr(step, s) is not None]
@@ -383,8 +399,13 @@ def _check_setup(setup: tuple[SetupStep, ...], scope: _QuestScope, path: str, pr
         if step.let in scope.variables:
             problems.error(f"{where}.let", f"variable '{step.let}' is defined twice")
         kind = {
-            "value": "value", "area": "area", "areas": "areas", "pick_area": "area", "pick_areas": "areas",
-            "farthest_of": "area", "place_npc": "npc",
+            "value": "value",
+            "area": "area",
+            "areas": "areas",
+            "pick_area": "area",
+            "pick_areas": "areas",
+            "farthest_of": "area",
+            "place_npc": "npc",
         }[sources[0]]
         if step.area is not None and step.area not in scope.areas:
             problems.error(f"{where}.area", f"unknown area '{step.area}'")
@@ -408,7 +429,9 @@ def _check_setup(setup: tuple[SetupStep, ...], scope: _QuestScope, path: str, pr
         scope.variables[step.let] = kind
 
 
-def _check_bosses(bosses: dict[str, BossDef], scope: _QuestScope, path: str, problems: Problems) -> None:
+def _check_bosses(
+    bosses: dict[str, BossDef], scope: _QuestScope, path: str, problems: Problems
+) -> None:
     for key, boss in bosses.items():
         where = f"{path}.{key}"
         if boss.npc not in scope.npcs:
@@ -418,10 +441,14 @@ def _check_bosses(bosses: dict[str, BossDef], scope: _QuestScope, path: str, pro
             for field in ("when_held", "unless_held"):
                 for j, oid in enumerate(getattr(mod, field)):
                     if oid not in scope.objects:
-                        problems.error(f"{where}.modifiers[{i}].{field}[{j}]", f"unknown object '{oid}'")
+                        problems.error(
+                            f"{where}.modifiers[{i}].{field}[{j}]", f"unknown object '{oid}'"
+                        )
 
 
-def _check_ref(value: Any, kinds: tuple[str, ...], scope: _QuestScope, path: str, problems: Problems) -> bool:
+def _check_ref(
+    value: Any, kinds: tuple[str, ...], scope: _QuestScope, path: str, problems: Problems
+) -> bool:
     """A `$variable` of one of `kinds`; returns False (after reporting) when it is not one."""
     if not (isinstance(value, str) and value.startswith("$")):
         return False
@@ -430,13 +457,19 @@ def _check_ref(value: Any, kinds: tuple[str, ...], scope: _QuestScope, path: str
     if kind is None:
         problems.error(path, f"unknown variable '{value}' (define it in setup)")
     elif kind not in kinds:
-        problems.error(path, f"'{value}' is {kind_phrase(kind)}, expected {' or '.join(map(kind_phrase, kinds))}")
+        problems.error(
+            path,
+            f"'{value}' is {kind_phrase(kind)}, expected {' or '.join(map(kind_phrase, kinds))}",
+        )
     return True
 
 
 def kind_phrase(kind: str) -> str:
     return {
-        "area": "an area", "areas": "a list of areas", "npc": "an NPC", "value": "a value",
+        "area": "an area",
+        "areas": "a list of areas",
+        "npc": "an NPC",
+        "value": "a value",
         "object": "an object",
     }[kind]
 
@@ -468,13 +501,17 @@ def _check_chapters(
         for s, stage in enumerate(chapter.stages):
             spath = f"{cpath}.stages[{s}]"
             if stage.id in seen:
-                problems.error(f"{spath}.id", f"duplicate stage id '{stage.id}' (first at {seen[stage.id]})")
+                problems.error(
+                    f"{spath}.id", f"duplicate stage id '{stage.id}' (first at {seen[stage.id]})"
+                )
             seen.setdefault(stage.id, spath)
             for field in ("objective", "hint", "complete_text"):
                 _check_text(getattr(stage, field), scope, f"{spath}.{field}", problems)
             for i, req in enumerate(stage.requires or ()):
                 if req not in ids:
-                    problems.error(f"{spath}.requires[{i}]", f"'{req}' is not a stage of this chapter")
+                    problems.error(
+                        f"{spath}.requires[{i}]", f"'{req}' is not a stage of this chapter"
+                    )
             for field in ("done_all", "done_any"):
                 for i, cond in enumerate(getattr(stage, field) or ()):
                     check_condition(cond, scope, f"{spath}.{field}[{i}]", problems)
@@ -482,7 +519,9 @@ def _check_chapters(
                 for i, effect in enumerate(getattr(stage, field)):
                     _check_effect(effect, scope, f"{spath}.{field}[{i}]", problems)
     if not any(s.quest_complete for s in chapters[-1].stages):
-        problems.error(f"{path}[{len(chapters) - 1}]", "no stage of the last chapter has quest_complete")
+        problems.error(
+            f"{path}[{len(chapters) - 1}]", "no stage of the last chapter has quest_complete"
+        )
 
 
 def _check_effect(effect: Effect, scope: _QuestScope, path: str, problems: Problems) -> None:

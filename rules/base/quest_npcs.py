@@ -1,7 +1,9 @@
 """Quest NPCs that exist per agent: guides (who publish objectives) and bosses.
 
-Rule pack `base`. Each agent has its own guide instance (fixing the reference, where one shared guide
-was renamed and moved between agents, spec step-rules 6.5 and 8.6) and its own instance of each boss,
+Rule pack `base`. Each agent has its own guide instance (fixing the reference, where one shared
+guide
+was renamed and moved between agents, spec step-rules 6.5 and 8.6) and its own instance of each
+boss,
 so agents progress independently. Guides are invincible quest NPCs (non-enemy + quest: `attack`
 refuses them). These NPCs are built directly from their prototypes: no random draws.
 """
@@ -53,7 +55,9 @@ def guide_name(world: World, guide: GuideDef, taken: set[str]) -> str | None:
     return None
 
 
-def ensure_guide(world: World, agent: AgentState, guide: GuideDef, progress: dict[str, Any], taken: set[str]) -> Npc:
+def ensure_guide(
+    world: World, agent: AgentState, guide: GuideDef, progress: dict[str, Any], taken: set[str]
+) -> Npc:
     """This agent's guide, created in its area the first time (invincible, never an enemy)."""
     npc = world.npcs.get(progress.get("guide", ""))
     if npc is None:

@@ -44,7 +44,8 @@ class AreaPicker:
     def pick(self, n: int) -> list[str]:
         fresh = [a for a in self.order if a not in self.used][:n]
         self.used += fresh
-        # Too few areas: re-use earlier picks (oldest first), then repeat if there are still too few.
+        # Too few areas: re-use earlier picks (oldest first), then repeat if there are still too
+        # few.
         pool = [a for a in self.used if a not in fresh] or self.used or self.order
         i = 0
         while len(fresh) < n and pool:

@@ -311,8 +311,6 @@ def test_extra_rule_packs_must_be_named_again(world: Any, tmp_path: Path) -> Non
     assert state_hash(loaded) == state_hash(game)
 
 
-
-
 @pytest.mark.parametrize(
     "named",
     [Path(SMITE), SMITE + os.sep, os.path.relpath(SMITE)],
@@ -388,7 +386,9 @@ def test_no_code_is_loaded_from_a_path_read_from_a_snapshot(tmp_path: Path) -> N
     shutil.copytree(pack, world / "rules")
     edit_snapshot(
         tmp_path / "pack.json",
-        lambda d: d.update(world_rule_packs=[], world_source=str(world / "world.json"), world_name="x"),
+        lambda d: d.update(
+            world_rule_packs=[], world_source=str(world / "world.json"), world_name="x"
+        ),
     )
     loaded = Game.load(tmp_path / "pack.json")
     assert "evil" not in loaded.engine.rules and "stamp" not in loaded.engine.rules

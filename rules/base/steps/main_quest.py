@@ -1,12 +1,14 @@
 """`main_quest_step` (priority 2): runs the world's main quest, declared as data, for every agent.
 
-Rule pack `base`; spec step-rules section 8. Chapters run in linear mode (stage after stage) or, when
+Rule pack `base`; spec step-rules section 8. Chapters run in linear mode (stage after stage) or,
+when
 any stage has `requires`, as a goal graph (every stage whose requirements are done is active; stages
 without conditions close when their requirements do). Each agent has its own progress, guide and
 bosses, so any number of agents progress at their own speed. Quest variables are set up once per
 episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
 
-Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a stage's
+Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a
+stage's
 `spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no quest can
 soft-lock (8.7); boss modifiers are recomputed from the base stats every tick (8.7); every completed
 stage emits `quest_stage_advanced` unless `GameConfig.reward_final_quest_stages` is False (8.8).
@@ -84,7 +86,12 @@ class QuestRun:
     """One agent's quest for one tick."""
 
     def __init__(
-        self, game: Any, quest: MainQuestDef, state: dict[str, Any], agent: AgentState, res: RuleResult
+        self,
+        game: Any,
+        quest: MainQuestDef,
+        state: dict[str, Any],
+        agent: AgentState,
+        res: RuleResult,
     ) -> None:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
@@ -100,7 +107,9 @@ class QuestRun:
 
     def render(self, text: str) -> str:
         values = self.variables
-        return _VARIABLE.sub(lambda m: describe(self.world, values.get(m.group(1), m.group(0))), text)
+        return _VARIABLE.sub(
+            lambda m: describe(self.world, values.get(m.group(1), m.group(0))), text
+        )
 
     def say(self, key: str, text: str) -> None:
         if text:
@@ -108,7 +117,11 @@ class QuestRun:
 
     def scope(self) -> QuestScope:
         return QuestScope(
-            self.world, self.agent, self.res, self.variables, self.progress,
+            self.world,
+            self.agent,
+            self.res,
+            self.variables,
+            self.progress,
             self.progress["bosses_defeated"],
         )
 
@@ -134,8 +147,16 @@ class QuestRun:
     def begin(self) -> None:
         taken = set(self.state["guide_names"].values())
         self.progress.update(
-            chapter=0, stage=0, stage_key="", completed=[], active=[], visited=[], drops=[],
-            complete=False, bosses={}, bosses_defeated={},
+            chapter=0,
+            stage=0,
+            stage_key="",
+            completed=[],
+            active=[],
+            visited=[],
+            drops=[],
+            complete=False,
+            bosses={},
+            bosses_defeated={},
             chapters=len(self.quest.chapters),
             stages=sum(len(c.stages) for c in self.quest.chapters),
         )
@@ -144,7 +165,10 @@ class QuestRun:
         self.state["guide_names"][self.agent.id] = guide.name
         self.say("quest.intro", self.quest.intro)
         self.start_chapter(self.quest.chapters[0], announce_guide=False)
-        self.say("quest.guide", self.quest.guide.greeting or f"{guide.name} will guide me: talk to {guide.name}.")
+        self.say(
+            "quest.guide",
+            self.quest.guide.greeting or f"{guide.name} will guide me: talk to {guide.name}.",
+        )
 
     def remember_visits_and_drops(self) -> None:
         visited = self.progress["visited"]
@@ -200,7 +224,9 @@ class QuestRun:
         # The guide's dialogue is written when the stage starts (enter_stage), not every tick.
         if not stage_done(stage.done_all, stage.done_any, self.scope()):
             return
-        self.finish_stage(stage, {"chapter": self.progress["chapter"], "stage": index + 1}, linear=True)
+        self.finish_stage(
+            stage, {"chapter": self.progress["chapter"], "stage": index + 1}, linear=True
+        )
         if stage.quest_complete or stage.chapter_complete:
             self.close_chapter_or_quest(stage)
             return
@@ -209,7 +235,9 @@ class QuestRun:
 
     def finish_stage(self, stage: StageDef, payload: dict[str, Any], *, linear: bool) -> None:
         self.progress["completed"].append(stage.id)
-        text = self.render(stage.complete_text) if stage.complete_text else "I completed a quest step."
+        text = (
+            self.render(stage.complete_text) if stage.complete_text else "I completed a quest step."
+        )
         guide = self.guide()
         self.res.say(self.agent.id, "quest.stage_done", f"{text} I should talk to {guide.name}.")
         self.run_effects(stage.on_complete)
@@ -229,7 +257,8 @@ class QuestRun:
     def active_stages(self, chapter: ChapterDef) -> list[StageDef]:
         done = set(self.progress["completed"])
         return [
-            s for s in chapter.stages
+            s
+            for s in chapter.stages
             if s.id not in done and all(r in done for r in (s.requires or ()))
         ]
 
@@ -251,7 +280,8 @@ class QuestRun:
     def run_goal_graph(self, chapter: ChapterDef) -> None:
         scope = self.scope()
         finished = [
-            s for s in self.active_stages(chapter)
+            s
+            for s in self.active_stages(chapter)
             if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
         ]
         for stage in finished:
@@ -264,7 +294,9 @@ class QuestRun:
             if not closing:
                 break
             for stage in closing:
-                self.finish_stage(stage, {**self.dag_payload(stage), "auto_complete": True}, linear=False)
+                self.finish_stage(
+                    stage, {**self.dag_payload(stage), "auto_complete": True}, linear=False
+                )
                 if stage.quest_complete or stage.chapter_complete:
                     self.close_chapter_or_quest(stage)
                     return
@@ -279,8 +311,12 @@ class QuestRun:
             if effect.spawn_boss is not None:
                 self.ensure_boss(effect.spawn_boss)
             elif effect.give:
-                self.give({self.variables.get(k[1:], k) if k.startswith("$") else k: n
-                           for k, n in effect.give.items()})
+                self.give(
+                    {
+                        self.variables.get(k[1:], k) if k.startswith("$") else k: n
+                        for k, n in effect.give.items()
+                    }
+                )
             elif effect.restock:
                 npc = self.world.npcs.get(self.variables.get((effect.npc or "$")[1:], ""))
                 if npc is not None:
@@ -292,8 +328,14 @@ class QuestRun:
         for oid, count in items.items():
             for placed, n in self.world.spawn_on_ground(area, oid, count):
                 self.res.track_spawn(self.agent.id, placed, n, area_loc(area))
-            self.res.emit("quest_spawn", self.agent.id, {"obj_id": oid, "count": count, "area_id": area})
-            self.res.say(self.agent.id, "quest.reward", f"{count} {self.world.objects[oid].name} appear at my feet.")
+            self.res.emit(
+                "quest_spawn", self.agent.id, {"obj_id": oid, "count": count, "area_id": area}
+            )
+            self.res.say(
+                self.agent.id,
+                "quest.reward",
+                f"{count} {self.world.objects[oid].name} appear at my feet.",
+            )
 
     def ensure_boss(self, key: str) -> None:
         bosses = self.progress["bosses"]
@@ -325,7 +367,9 @@ class QuestRun:
         held = {self.world.def_of(oid).id for oid in self.agent.hands}
         attack = base_attack
         for mod in self.quest.bosses[key].modifiers:
-            applies = (not mod.when_held or held & set(mod.when_held)) and not held & set(mod.unless_held)
+            applies = (not mod.when_held or held & set(mod.when_held)) and not held & set(
+                mod.unless_held
+            )
             if not applies:
                 continue
             if mod.attack is not None:
