@@ -37,7 +37,7 @@ def minimal_quest() -> dict[str, Any]:
                     "unique": False,
                     "combat_pattern": ["attack", "wait"],
                 },
-            ],  # fmt: skip
+            ],
             "objects": [],
             "setup": [
                 {"let": "helper", "value": "a steady hand"},
@@ -62,7 +62,7 @@ def minimal_quest() -> dict[str, Any]:
                             "chapter_complete": True,
                         },
                     ],
-                },  # fmt: skip
+                },
                 {
                     "id": "two",
                     "title": "Second",
@@ -77,7 +77,7 @@ def minimal_quest() -> dict[str, Any]:
                             "quest_complete": True,
                         },
                     ],
-                },  # fmt: skip
+                },
             ],
         }
     }
@@ -132,13 +132,15 @@ MALFORMED: list[tuple[str, Callable[[dict], None], str, str]] = [
      f"{S0}.on_complete[1].give.obj_coin", "count must be positive"),
     ("spawn an unknown boss", lambda d: stage(d)["on_complete"][0].update(spawn_boss="dragon"),
      f"{S0}.on_complete[0].spawn_boss", "unknown boss"),
-    ("restock without an NPC", lambda d: stage(d)["on_complete"].append({"restock": {"obj_pear": 1}}),
+    ("restock without an NPC",
+     lambda d: stage(d)["on_complete"].append({"restock": {"obj_pear": 1}}),
      f"{S0}.on_complete[2].npc", "expected a variable naming an NPC"),
     ("no quest_complete stage", lambda d: stage(d, 1).update(quest_complete=False),
      f"{MQ}.chapters[1]", "no stage of the last chapter has quest_complete"),
     ("setup with two sources", lambda d: d["main_quest"]["setup"][0].update(area="area_gate"),
      f"{MQ}.setup[0]", "needs exactly one of"),
-    ("variable defined twice", lambda d: d["main_quest"]["setup"].append({"let": "far", "value": 1}),
+    ("variable defined twice",
+     lambda d: d["main_quest"]["setup"].append({"let": "far", "value": 1}),
      f"{MQ}.setup[4].let", "defined twice"),
     ("place an unknown NPC", lambda d: d["main_quest"]["setup"].append(
         {"let": "x", "place_npc": "npc_moon", "in": "$far"}),
