@@ -65,12 +65,7 @@ from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
-from agentodyssey_pz.observe.masks import (
-    action_mask,
-    resolve_entry,
-    valid_actions,
-    valid_params_by_verb,
-)
+from agentodyssey_pz.observe.masks import action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.observe.text import tick_observation
 from agentodyssey_pz.rules.parse import Command
 from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
@@ -105,8 +100,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise ConfigError(f"world: {exc}") from exc
         self.possible_agents: list[str] = list(self.game.agent_ids)
         self.agents: list[str] = []
-        phrases = {verb: rule.verb for verb, rule in self.game.engine.rules.items()}
-        self.catalogue = ActionCatalogue(self.game.definition, phrases)
+        self.catalogue = ActionCatalogue(self.game.definition, self.game.engine.rules)
         self.layout = ObservationLayout(self.game.definition)
         self.encoder = VectorEncoder(self.layout, config.num_agents)
         self._text_obs = config.obs_mode == "text"
@@ -140,7 +134,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._episode_seeds: random.Random | None = None
         self._last: TickResult | None = None
         self._options: dict[str, dict[int, Command]] = {}
-        self._listed: dict[str, Any] = {}  # valid parameters per agent for the current state
         self._writer: Any = None
         self._episodes = 0
         self.num_cycles = 0
@@ -272,16 +265,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         state = self.game.agents[agent]
         vector = self.encoder.encode(self.game, state, np.empty(self.layout.size, dtype=np.float32))
         options: dict[int, Command] = {}
-        listed = None
-        if self.config.valid_actions_in_info:  # one enumeration serves the list and the mask
-            listed = self._listed[agent] = valid_params_by_verb(self.game, agent)
         mask = action_mask(
-            self.game,
-            agent,
-            self.catalogue,
-            np.empty(len(self.catalogue), dtype=np.int8),
-            options,
-            listed,
+            self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8), options
         )
         self._options[agent] = options  # the state is unchanged until the next step starts
         obs: dict[str, Any] = {"observation": vector, self._mask_key: mask}
@@ -313,7 +298,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         for name in COMPONENTS:
             info[f"reward/{name}"] = getattr(breakdown, name)
         if self.config.valid_actions_in_info:
-            info["valid_actions"] = valid_actions(self.game, agent, self._listed.get(agent))
+            info["valid_actions"] = valid_actions(self.game, agent)
         return info
 
     # ------------------------------------------------------------------ global view and display

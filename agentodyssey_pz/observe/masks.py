@@ -101,34 +101,27 @@ def action_mask(
     catalogue: ActionCatalogue,
     out: np.ndarray,
     options: dict[int, Command] | None = None,
-    params_by_verb: ParamsByVerb | None = None,
 ) -> np.ndarray:
     """Fill `out` (int8, one slot per catalogue entry) with 1 where the entry would take effect now.
 
-    Exact by construction: an entry is set only from a parameter tuple its verb's own
-    `valid_params` produced (amounts "1", containers "inventory"), and execution resolves the entry
-    to that same tuple. `options`, when given, receives entry -> that command, so executing a
-    discrete action in the same state needs no search (`resolve_entry` with the options).
-    `params_by_verb` reuses lists already computed for this state (any amounts)."""
+    Each verb reports its entries that would take effect, with the concrete parameters
+    (`mask_targets`, equivalent to its own `valid_params` - the tests check both); execution
+    resolves an entry to those same parameters. `options`, when given, receives entry -> command,
+    so executing a discrete action in the same state needs no search."""
     out.fill(0)
     rules = game.engine.rules
-    world = game.world
-    agent = game.agents[agent_id]
-    keys_of = catalogue.keys_of_params
+    index = catalogue.index
+    ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
     valid: list[int] = []
-    ctx = RuleContext(game, world, agent, "", (), game.tick_index)
     for verb in catalogue.verbs:
-        if params_by_verb is not None:
-            params_list = params_by_verb.get(verb)
-        else:
-            ctx.action = verb
-            params_list = rules[verb].valid_params(ctx, all_amounts=False)
-        if not params_list:
-            continue
-        for index, params in keys_of(world, verb, params_list):
-            valid.append(index)
-            if options is not None and index not in options:
-                options[index] = Command(verb, tuple(params))
+        ctx.action = verb
+        for target, params in rules[verb].mask_targets(ctx):
+            i = index.get((verb, target))
+            if i is None:
+                continue  # a target the definition did not have (e.g. added by expansion)
+            valid.append(i)
+            if options is not None and i not in options:
+                options[i] = Command(verb, tuple(params))
     if valid:
         out[valid] = 1
     return out
@@ -143,20 +136,17 @@ def resolve_entry(
 ) -> Command:
     """The concrete command a catalogue entry means for this agent now.
 
-    The first parameter tuple of the verb's `valid_params` that maps to the entry (looked up in
-    `options` when the mask of this very state filled them); if the entry is not possible now, its
-    canonical form (definition names), which the rule refuses with feedback."""
+    The parameters its verb reports for the entry (looked up in `options` when the mask of this
+    very state filled them); if the entry is not possible now, its canonical form (definition
+    names), which the rule refuses with feedback."""
     if options is not None:
         found = options.get(index)
         return found if found is not None else canonical_command(game, catalogue, index)
     entry = catalogue.entries[index]
-    rule = game.engine.rules[entry.verb]
-    if entry.target is not None:
-        for params in rule.valid_params(
-            _verb_context(game, agent_id, entry.verb), all_amounts=False
-        ):
-            if catalogue.key_of_params(game.world, entry.verb, params) == index:
-                return Command(entry.verb, tuple(params))
+    ctx = _verb_context(game, agent_id, entry.verb)
+    for target, params in game.engine.rules[entry.verb].mask_targets(ctx):
+        if target == entry.target:
+            return Command(entry.verb, tuple(params))
     return canonical_command(game, catalogue, index)
 
 

@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+import attrs
+
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import (
     TRACK_CONSUME,
@@ -20,6 +22,7 @@ from agentodyssey_pz.rules.events import (
     TRACK_UTILIZE,
     Event,
 )
+from agentodyssey_pz.world.world import World
 
 
 class RuleResult:
@@ -103,6 +106,37 @@ class RuleResult:
             )
 
 
+INVENTORY = "inventory"  # the container name meaning "my equipped inventory"
+ONE = "1"
+
+
+@attrs.frozen
+class CatalogueShape:
+    """How a verb appears in the discrete action catalogue: one entry per target of a kind.
+
+    `target` is "none" (a single entry, e.g. wait), "area", "object", "craftable", "npc",
+    "equippable", "tradable" or "storable"; `name` is the position of the parameter naming the
+    target; an entry's amount parameter (position `amount`) is "1" and its container parameter
+    (position `container`) is "inventory"."""
+
+    target: str
+    name: int | None = None
+    amount: int | None = None
+    container: int | None = None
+
+
+def target_id(world: World, kind: str, name: str) -> str | None:
+    """The definition-level target a name stands for: an area id, an NPC prototype id, or an
+    object definition id (instances resolve to their definition); None when unknown."""
+    if kind == "area":
+        return world.area_named(name)
+    if kind == "npc":
+        npc_id = world.npc_name_to_id.get(name)
+        return world.npcs[npc_id].def_id if npc_id is not None else None
+    oid = world.obj_name_to_id.get(name)
+    return world.def_of(oid).id if oid is not None else None
+
+
 class BaseActionRule(ABC):
     """One verb. Class attributes describe it; `apply` carries it out for `ctx.agent`.
 
@@ -116,6 +150,7 @@ class BaseActionRule(ABC):
     param_max: ClassVar[int | None] = 0  # None = unbounded
     description: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()  # extra phrasings accepted by the parser
+    catalogue: ClassVar[CatalogueShape | None] = None  # None: not in the discrete catalogue
 
     @classmethod
     def usage(cls) -> str:
@@ -147,6 +182,31 @@ class BaseActionRule(ABC):
         when `all_amounts` is False (what action masks need). The default: a verb without
         parameters is always valid, any other lists nothing (override it)."""
         return [()] if self.param_max == 0 else []
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """(target, params) for every catalogue entry of this verb that would take effect now:
+        the target's definition-level id (None for a verb with a single entry) and the concrete
+        parameters that carry it out (amount "1", container "inventory").
+
+        Derived from `valid_params(all_amounts=False)`; a verb may override it with a faster
+        equivalent (the tests check the two agree)."""
+        shape = self.catalogue
+        if shape is None:
+            return []
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        world = ctx.world
+        for params in self.valid_params(ctx, all_amounts=False):
+            if shape.amount is not None and params[shape.amount] != ONE:
+                continue
+            if shape.container is not None and params[shape.container] != INVENTORY:
+                continue
+            if shape.name is None:
+                out.append((None, params))
+                continue
+            target = target_id(world, shape.target, params[shape.name])
+            if target is not None:
+                out.append((target, params))
+        return out
 
 
 class BaseStepRule(ABC):

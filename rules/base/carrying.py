@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 
-from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.base import INVENTORY, RuleResult
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.agents import AgentState, add_count, remove_count
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
 
-INVENTORY = "inventory"  # the literal container name meaning "my equipped inventory"
 FRACTION_DIGITS = 9  # fractional crafting credit is rounded to this many decimals
 
 

@@ -7,15 +7,28 @@ writable), crate 12 (a container), key 10; coin and press have no value.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-import attrs
 import pytest
-from harness import act, agent, clear_world, give, make_game, put_on_ground, spawn_npc, state_of
-
-from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import RuleContext
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_sampled,
+    equip_inventory,
+    events,
+    fill,
+    give,
+    hold_crate,
+    make_game,
+    put_on_ground,
+    restage,
+    set_value,
+    spawn_npc,
+    trade_candidates,
+    valid_params,
+)
 
 GATE, ROWS = "area_gate", "area_rows"
 STOCK = {"obj_cider": 4, "obj_label": 5, "obj_crate": 1, "obj_press": 2}
@@ -24,8 +37,7 @@ STOCK = {"obj_cider": 4, "obj_label": 5, "obj_crate": 1, "obj_press": 2}
 # ----------------------------------------------------------------------------- staging helpers
 def stage(coins: int = 50, stock: dict[str, int] | None = None, area: str = GATE) -> Any:
     """A cleared tiny world with the merchant in `area` (agent_0 stands at the gate)."""
-    game = make_game()
-    clear_world(game)
+    game = blank_game()
     spawn_npc(
         game,
         "npc_cider_seller",
@@ -40,53 +52,11 @@ def merchant(game: Any) -> Any:
     return game.world.npcs["npc_cider_seller"]
 
 
-def equip_inventory(game: Any, contents: dict[str, int], agent_id: str = "agent_0") -> str:
-    """Equip a fresh crate as the agent's inventory, holding `contents`."""
-    cid = game.world.new_instance("obj_crate")
-    body = game.agents[agent_id]
-    body.equipped[cid] = 1
-    body.inventory_id = cid
-    game.world.containers[cid].items.update(contents)
-    return cid
-
-
-def hold_container(game: Any, contents: dict[str, int], agent_id: str = "agent_0") -> str:
-    [cid] = give(game, agent_id, "obj_crate")
-    game.world.containers[cid].items.update(contents)
-    return cid
-
-
-def set_value(game: Any, def_id: str, value: int | None) -> None:
-    """Give a plain definition another value (validation refuses negative values in files)."""
-    world = game.world
-    world.add_object_def(attrs.evolve(world.objects[def_id], value=value))
-
-
-def act_tracked(game: Any, command: str, agent_id: str = "agent_0") -> RuleResult:
-    """Like harness.act, with dependency tracking switched on."""
-    res = RuleResult(game.agent_ids, tracking=True)
-    parsed = game.engine.parse(command)
-    ctx = RuleContext(
-        game, game.world, game.agents[agent_id], parsed.verb, parsed.params, game.tick_index
-    )
-    game.engine.dispatch(ctx, res)
-    return res
-
-
-def valid(game: Any, all_amounts: bool = True, agent_id: str = "agent_0") -> list[tuple[str, ...]]:
-    ctx = RuleContext(game, game.world, game.agents[agent_id], "buy", (), game.tick_index)
-    return game.engine.rules["buy"].valid_params(ctx, all_amounts=all_amounts)
-
-
-def events(res: RuleResult) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events]
-
-
 # ----------------------------------------------------------------------------- success paths
 def test_pays_from_hands_then_inventory_then_held_containers() -> None:
     game = stage(coins=50)
     give(game, "agent_0", "obj_coin", 1)
-    held = hold_container(game, {"obj_coin": 10, "obj_pear": 2})
+    held = hold_crate(game, {"obj_coin": 10, "obj_pear": 2})
     inv = equip_inventory(game, {"obj_coin": 5})
     res = act(game, "agent_0", "buy 3 cider cider_seller")  # cost 9: 1 + 5 + 3
     assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
@@ -121,9 +91,11 @@ def test_pays_from_hands_then_inventory_then_held_containers() -> None:
 def test_tracking_events_name_each_paying_store_and_the_ground() -> None:
     game = stage()
     give(game, "agent_0", "obj_coin", 1)
-    held = hold_container(game, {"obj_coin": 10})
+    held = hold_crate(game, {"obj_coin": 10})
     inv = equip_inventory(game, {"obj_coin": 2})
-    res = act_tracked(game, "buy 2 cider cider_seller")  # cost 6: 1 hand + 2 inventory + 3 held
+    res = act(
+        game, "agent_0", "buy 2 cider cider_seller", tracking=True
+    )  # cost 6: 1 hand + 2 inventory + 3 held
     assert events(res) == [
         (
             "track.consume",
@@ -303,13 +275,7 @@ def test_soft_failures_change_nothing(setup: Any, command: str, key: str) -> Non
     equip_inventory(game, {"obj_coin": 9})
     n = game.world.writable_count.get("obj_label", 0)
     setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", command.format(n=n))
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.action_ok["agent_0"] is False
-    assert res.invalid["agent_0"] is False
-    assert res.events == []
-    assert state_of(game) == before
+    check_refused(game, command.format(n=n), key)
 
 
 def test_a_purchase_that_is_exactly_affordable_succeeds() -> None:
@@ -326,18 +292,6 @@ def test_a_purchase_that_is_exactly_affordable_succeeds() -> None:
     assert game.world.containers[body.inventory_id].items == {"obj_coin": 1}
 
 
-@pytest.mark.parametrize("command", ["buy 1 cider", "buy 1 cider cider_seller now", "buy"])
-def test_wrong_parameter_count_is_invalid(command: str) -> None:
-    game = stage()
-    equip_inventory(game, {"obj_coin": 9})
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] is True
-    assert res.action_ok["agent_0"] is False
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
-
-
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_lists_each_stocked_item_up_to_stock_and_money() -> None:
     game = stage(
@@ -345,13 +299,13 @@ def test_valid_params_lists_each_stocked_item_up_to_stock_and_money() -> None:
     )
     give(game, "agent_0", "obj_coin", 1)
     equip_inventory(game, {"obj_coin": 6})  # 7 coins: cider <= 2, label <= 3 (stock 2), crate 0
-    assert valid(game) == [
+    assert valid_params(game, "buy") == [
         ("1", "cider", "cider_seller"),
         ("2", "cider", "cider_seller"),
         ("1", "label", "cider_seller"),
         ("2", "label", "cider_seller"),
     ]
-    assert valid(game, all_amounts=False) == [
+    assert valid_params(game, "buy", all_amounts=False) == [
         ("1", "cider", "cider_seller"),
         ("1", "label", "cider_seller"),
     ]
@@ -362,28 +316,34 @@ def test_valid_params_is_not_off_by_one() -> None:
     item affordable exactly once is never offered. We list 1..min(stock, coins // price)."""
     game = stage(stock={"obj_cider": 4})
     equip_inventory(game, {"obj_coin": 3})
-    assert valid(game) == [("1", "cider", "cider_seller")]
+    assert valid_params(game, "buy") == [("1", "cider", "cider_seller")]
 
 
 def test_valid_params_respects_the_stock() -> None:
     """Reference defect: the reference ignores the merchant's stock."""
     game = stage(stock={"obj_cider": 2})
     equip_inventory(game, {"obj_coin": 30})
-    assert valid(game) == [("1", "cider", "cider_seller"), ("2", "cider", "cider_seller")]
+    assert valid_params(game, "buy") == [
+        ("1", "cider", "cider_seller"),
+        ("2", "cider", "cider_seller"),
+    ]
 
 
 def test_valid_params_for_free_items_is_bounded_by_stock() -> None:
     """Reference defect: the reference divides by a zero value."""
     game = stage(stock={"obj_pear": 2})
     set_value(game, "obj_pear", 0)
-    assert valid(game) == [("1", "pear", "cider_seller"), ("2", "pear", "cider_seller")]
+    assert valid_params(game, "buy") == [
+        ("1", "pear", "cider_seller"),
+        ("2", "pear", "cider_seller"),
+    ]
 
 
 def test_valid_params_is_empty_without_a_merchant_here() -> None:
     game = stage(area=ROWS)
     equip_inventory(game, {"obj_coin": 30})
     spawn_npc(game, "npc_wasp", GATE, inventory={"obj_cider": 3})
-    assert valid(game) == []
+    assert valid_params(game, "buy") == []
 
 
 def test_valid_params_lists_every_merchant_here() -> None:
@@ -392,7 +352,7 @@ def test_valid_params_lists_every_merchant_here() -> None:
         game, "npc_wasp", GATE, role="merchant", inventory={"obj_key": 1, "obj_cider": 2}
     )
     equip_inventory(game, {"obj_coin": 30})
-    assert valid(game) == [
+    assert valid_params(game, "buy") == [
         ("1", "cider", "cider_seller"),
         ("1", "key", other.name),
         ("1", "cider", other.name),
@@ -415,14 +375,11 @@ DEFS = [
     "obj_ghost",
 ]
 IN_HAND = ["obj_coin", "obj_coin", "obj_pear", "obj_crate", "obj_label"]
-CLAMP_KEYS = {"buy.only_stock"}
 
 
 def random_stage(game: Any, seed: int) -> Any:
     """Reset `game` and build a random trading situation at the gate (same seed, same state)."""
-    rng = random.Random(seed)
-    game.reset(0)
-    clear_world(game)
+    rng = restage(game, seed)
     world = game.world
     stock = {d: rng.randint(0, 4) for d in rng.sample(DEFS, rng.randint(0, 6))}
     area = GATE if rng.random() < 0.85 else ROWS
@@ -437,7 +394,7 @@ def random_stage(game: Any, seed: int) -> Any:
     for _ in range(rng.randint(0, 2)):
         give(game, "agent_0", rng.choice(IN_HAND))
     for cid in [c for c in body.hands if c in world.containers]:
-        world.containers[cid].items.update({"obj_coin": rng.randint(0, 12), "obj_cider": 1})
+        fill(game, cid, {"obj_coin": rng.randint(0, 12), "obj_cider": 1})
     if rng.random() < 0.6:
         equip_inventory(game, {"obj_coin": rng.randint(0, 15)} if rng.random() < 0.8 else {})
     put_on_ground(game, GATE, "obj_coin", rng.randint(1, 5))
@@ -446,66 +403,27 @@ def random_stage(game: Any, seed: int) -> Any:
     return game
 
 
-def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
-    """Plausible tuples: any amount 0..4, any object/container name, any NPC or area name."""
-    world = game.world
-    amounts = ["0", "1", "2", "3", "4", "x"]
-    objects = [*world.obj_name_to_id, "inventory", "ghost"]
-    npcs = [*world.npc_name_to_id, *(a.name for a in world.areas.values())]
-    return [(rng.choice(amounts), rng.choice(objects), rng.choice(npcs)) for _ in range(k)]
-
-
-def fingerprint(game: Any) -> str:
-    """A cheap picture of everything a trade can change (agents, grounds, containers, NPCs)."""
-    world = game.world
-    return repr(
-        (
-            [attrs.asdict(a) for a in game.agents.values()],
-            {a.id: a.objects for a in world.areas.values()},
-            {c.id: c.items for c in world.containers.values()},
-            sorted(world.writables),
-            {n.id: (n.coins, n.inventory, n.area_id) for n in world.npcs.values()},
-        )
-    )
-
-
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds; any other tuple fails and changes nothing - except an amount
     above the stock, which the spec clamps (16.8): it must then succeed as the listed tuple with the
-    clamped amount. The state is rebuilt from its seed after every success."""
+    clamped amount, or an instance name, which buys its definition (16.4)."""
     game = make_game()
-    checked = 0
-    for seed in range(250):
-        listed = valid(random_stage(game, seed))
-        assert valid(game, all_amounts=False) == [t for t in listed if t[0] == "1"]
-        before = fingerprint(game)
-        for params in listed + candidates(game, random.Random(1000 + seed), 15):
-            res = act(game, "agent_0", ("buy", params))
-            ok = res.action_ok["agent_0"]
-            assert not res.invalid["agent_0"]
-            if params in listed:
-                assert ok, (seed, params, res.feedback)
-                assert res.events[-1].data["amount"] == int(params[0])
-            elif ok:
-                # A clamped amount (16.8) or an instance name, which buys its definition (16.4).
-                by_instance = game.world.is_instance(game.world.obj_name_to_id.get(params[1], ""))
-                assert by_instance or CLAMP_KEYS & set(res.feedback_keys("agent_0")), (seed, params)
-                kind = game.world.objects[res.events[-1].data["obj_id"]].name
-                bought = (str(res.events[-1].data["amount"]), kind, params[2])
-                assert bought in listed, (seed, params, bought)
-            if ok:
-                assert fingerprint(game) != before
-                random_stage(game, seed)
-            else:
-                assert fingerprint(game) == before, (seed, params)
-            checked += 1
+    checked, _ = check_valid_params_sampled(
+        "buy",
+        lambda seed: random_stage(game, seed),
+        range(250),
+        trade_candidates,
+        tries=15,
+        reuse_after_failure=True,  # a failed trade was just shown to change nothing
+        clamp_keys=frozenset({"buy.only_stock"}),
+        by_definition=True,
+    )
     assert checked > 4000
 
 
 def test_an_instance_name_buys_its_definition() -> None:
     """Spec actions.md 16.4: the bought item is the definition of the resolved id."""
-    game = make_game()
-    clear_world(game)
+    game = blank_game()
     spawn_npc(game, "npc_cider_seller", "area_gate")
     give(game, "agent_0", "obj_coin", 2)
     name = game.world.writables[put_on_ground(game, "area_rows", "obj_label")[0]].name

@@ -24,9 +24,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from harness import make_game
+from harness import act, make_game
 from worlds_helper import bundled_worlds
 
+from agentodyssey_pz.engine.tick import resolve_command
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, ParseFailure
@@ -119,17 +120,10 @@ def res_agent(res: RuleResult) -> str:
 # ----------------------------------------------------------------------------- the generator
 def act_tracked(game: Any, agent_id: str, command: Any) -> tuple[str, RuleResult]:
     """Run one command through the action rules only, with tracking on; returns (verb, result)."""
-    from agentodyssey_pz.engine.tick import resolve_command
-
-    res = RuleResult(game.agent_ids, tracking=True)
     parsed = resolve_command(game, command)
-    if isinstance(parsed, ParseFailure):
-        game.engine.reject(agent_id, command, parsed, res)
-        return "", res
-    body = game.agents[agent_id]
-    ctx = RuleContext(game, game.world, body, parsed.verb, parsed.params, game.tick_index)
-    game.engine.dispatch(ctx, res)
-    return parsed.verb, res
+    if isinstance(parsed, ParseFailure):  # act rejects it again, with the same reason
+        return "", act(game, agent_id, command, tracking=True)
+    return parsed.verb, act(game, agent_id, parsed, tracking=True)
 
 
 def nearby(game: Any, agent_id: str) -> dict[str, list[tuple[str, ...]]]:

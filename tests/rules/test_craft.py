@@ -13,10 +13,25 @@ from typing import Any
 
 import attrs
 import pytest
-from harness import act, agent, clear_world, give, make_game, move_to, put_on_ground, state_of
+from harness import (
+    AMOUNTS,
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_sampled,
+    equip_inventory,
+    events,
+    fill,
+    give,
+    hold_crate,
+    make_game,
+    move_to,
+    put_on_ground,
+    restage,
+    valid_params,
+)
 
-from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.schema import CraftRecipe, ObjectDef
 
 GATE, ROWS = "area_gate", "area_rows"
@@ -25,26 +40,10 @@ MODES = ["exact", "reference"]
 
 # ----------------------------------------------------------------------------- staging helpers
 def stage(mode: str = "exact", press: bool = True) -> Any:
-    game = make_game(fractional_crafting=mode)
-    clear_world(game)
+    game = blank_game(fractional_crafting=mode)
     if press:
         put_on_ground(game, GATE, "obj_press")
     return game
-
-
-def equip_inventory(game: Any, contents: dict[str, int]) -> str:
-    cid = game.world.new_instance("obj_crate")
-    body = agent(game)
-    body.equipped[cid] = 1
-    body.inventory_id = cid
-    game.world.containers[cid].items.update(contents)
-    return cid
-
-
-def hold_crate(game: Any, contents: dict[str, int]) -> str:
-    [cid] = give(game, "agent_0", "obj_crate")
-    game.world.containers[cid].items.update(contents)
-    return cid
 
 
 def add_recipe(game: Any, def_id: str, name: str, ingredients: dict[str, float]) -> None:
@@ -59,23 +58,6 @@ def add_recipe(game: Any, def_id: str, name: str, ingredients: dict[str, float])
             craft=CraftRecipe(ingredients=ingredients),
         )
     )
-
-
-def act_tracked(game: Any, command: str) -> RuleResult:
-    res = RuleResult(game.agent_ids, tracking=True)
-    parsed = game.engine.parse(command)
-    ctx = RuleContext(game, game.world, agent(game), parsed.verb, parsed.params, 0)
-    game.engine.dispatch(ctx, res)
-    return res
-
-
-def valid(game: Any, all_amounts: bool = True) -> list[tuple[str, ...]]:
-    ctx = RuleContext(game, game.world, agent(game), "craft", (), game.tick_index)
-    return game.engine.rules["craft"].valid_params(ctx, all_amounts=all_amounts)
-
-
-def events(res: RuleResult) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events]
 
 
 def ground(game: Any) -> dict[str, int]:
@@ -105,7 +87,7 @@ def test_sources_in_order_hands_inventory_held_containers_with_tracking() -> Non
     give(game, "agent_0", "obj_pear", 1)
     held = hold_crate(game, {"obj_pear": 5, "obj_cider": 2})
     inv = equip_inventory(game, {"obj_pear": 1})
-    res = act_tracked(game, "craft 1 pruner")
+    res = act(game, "agent_0", "craft 1 pruner", tracking=True)
     assert agent(game).hands == {held: 1}
     assert game.world.containers[inv].items == {}
     assert game.world.containers[held].items == {"obj_pear": 5, "obj_cider": 1}
@@ -277,7 +259,7 @@ def test_credit_of_tenths_is_not_lost_to_float_rounding() -> None:
     assert act(game, "agent_0", "craft 7 pulp").feedback_keys("agent_0") == ["craft.done"]
     assert agent(game).hands == {}
     assert agent(game).craft_credit == {"obj_pear": 0.3}
-    assert valid(game) == [("1", "pulp"), ("2", "pulp"), ("3", "pulp")]
+    assert valid_params(game, "craft") == [("1", "pulp"), ("2", "pulp"), ("3", "pulp")]
     assert act(game, "agent_0", "craft 3 pulp").feedback_keys("agent_0") == ["craft.done"]
     assert agent(game).craft_credit == {}
     assert ground(game)["obj_pulp"] == 10
@@ -350,13 +332,7 @@ def test_soft_failures_change_nothing(mode: str, setup: Any, command: str, key: 
     equip_inventory(game, {"obj_cider": 1})
     n = game.world.writable_count["obj_label"]
     setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", command.format(n=n))
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.action_ok["agent_0"] is False
-    assert res.invalid["agent_0"] is False
-    assert res.events == []
-    assert state_of(game) == before
+    check_refused(game, command.format(n=n), key)
 
 
 def test_failure_feedback_names_what_is_missing() -> None:
@@ -382,18 +358,6 @@ def test_credit_alone_can_pay_in_exact_mode_only() -> None:
         assert res.action_ok["agent_0"] is ok, mode
 
 
-@pytest.mark.parametrize("command", ["craft 1", "craft 1 cider now", "craft"])
-def test_wrong_parameter_count_is_invalid(command: str) -> None:
-    game = stage()
-    give(game, "agent_0", "obj_pear", 2)
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] is True
-    assert res.action_ok["agent_0"] is False
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
-
-
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_lists_craftables_up_to_possible() -> None:
     """Reference defects (observations-and-loop 10): stations and held containers were ignored."""
@@ -404,15 +368,19 @@ def test_valid_params_lists_craftables_up_to_possible() -> None:
     # label, pruner, apron). Only pruner (1), cider (6) and label (3) are possible.
     expected = [("1", "pruner"), *((str(n), "cider") for n in range(1, 7))]
     expected += [(str(n), "label") for n in range(1, 4)]
-    assert valid(game) == expected
-    assert valid(game, all_amounts=False) == [("1", "pruner"), ("1", "cider"), ("1", "label")]
+    assert valid_params(game, "craft") == expected
+    assert valid_params(game, "craft", all_amounts=False) == [
+        ("1", "pruner"),
+        ("1", "cider"),
+        ("1", "label"),
+    ]
 
 
 def test_valid_params_needs_the_stations_on_the_ground() -> None:
     game = stage(press=False)
     give(game, "agent_0", "obj_press")
     equip_inventory(game, {"obj_pear": 4, "obj_cider": 3})
-    assert valid(game) == [
+    assert valid_params(game, "craft") == [
         ("1", "label"),
         ("2", "label"),
         ("3", "label"),
@@ -425,28 +393,22 @@ def test_valid_params_needs_the_stations_on_the_ground() -> None:
 def test_valid_params_counts_credit_only_in_exact_mode(mode: str, expected: list) -> None:
     game = stage(mode)
     agent(game).craft_credit["obj_pear"] = 0.5
-    assert valid(game) == expected
+    assert valid_params(game, "craft") == expected
 
 
 def test_valid_params_is_empty_when_carrying_nothing() -> None:
     game = stage()
     put_on_ground(game, GATE, "obj_pear", 20)
-    assert valid(game) == []
+    assert valid_params(game, "craft") == []
 
 
 # ----------------------------------------------------------------------------- exactness property
 CARRIED = ["obj_pear", "obj_pear", "obj_cider", "obj_cider", "obj_press", "obj_crate", "obj_label"]
-_GAMES: dict[str, Any] = {}
 
 
-def random_stage(seed: int, mode: str) -> Any:
-    """A random crafting situation (one game per mode, reset each time; same for the same seed)."""
-    if mode not in _GAMES:
-        _GAMES[mode] = make_game(fractional_crafting=mode)
-    game = _GAMES[mode]
-    game.reset(0)
-    clear_world(game)
-    rng = random.Random(seed)
+def random_stage(game: Any, seed: int) -> Any:
+    """A random crafting situation on a reused game (the same for the same seed)."""
+    rng = restage(game, seed)
     here = rng.choice([GATE, GATE, ROWS])
     move_to(game, "agent_0", here)
     if rng.random() < 0.7:
@@ -454,9 +416,7 @@ def random_stage(seed: int, mode: str) -> Any:
     for _ in range(rng.randint(0, 2)):
         [oid] = give(game, "agent_0", rng.choice(CARRIED))
         if oid in game.world.containers:
-            game.world.containers[oid].items.update(
-                {"obj_pear": rng.randint(0, 6), "obj_cider": rng.randint(0, 4)}
-            )
+            fill(game, oid, {"obj_pear": rng.randint(0, 6), "obj_cider": rng.randint(0, 4)})
     if rng.random() < 0.7:
         equip_inventory(game, {"obj_pear": rng.randint(0, 9), "obj_cider": rng.randint(0, 5)})
     if rng.random() < 0.4:
@@ -468,50 +428,29 @@ def random_stage(seed: int, mode: str) -> Any:
 
 def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
     """Amounts 0..4 and a non-number; mostly definition names, sometimes any name in the world."""
-    amounts = ["0", "1", "2", "3", "4", "x"]
     kinds = [o.name for o in game.world.objects.values()]
     names = [*game.world.obj_name_to_id, "inventory", "gate", "wasp_0"]
-    return [(rng.choice(amounts), pick_name(rng, kinds, names)) for _ in range(k)]
-
-
-def pick_name(rng: random.Random, kinds: list[str], names: list[str]) -> str:
-    return rng.choice(kinds if rng.random() < 0.7 else names)
+    return [
+        (rng.choice(AMOUNTS), rng.choice(kinds if rng.random() < 0.7 else names)) for _ in range(k)
+    ]
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_valid_params_agree_exactly_with_apply(mode: str) -> None:
     """Every listed tuple succeeds with exactly its amount; any other fails, except an amount above
-    what is possible, which the spec clamps (14.8): it must then craft a listed amount."""
-    checked = listed_total = 0
-    for seed in range(150):
-        listed = valid(random_stage(seed, mode))
-        listed_total += len(listed)
-        assert valid(random_stage(seed, mode), all_amounts=False) == [
-            t for t in listed if t[0] == "1"
-        ]
-        rng = random.Random(1000 + seed)
-        near = [(str(int(t[0]) + 1), t[1]) for t in listed if rng.random() < 0.3]
-        for params in [*listed, *near, *candidates(random_stage(seed, mode), rng, 10)]:
-            game = random_stage(seed, mode)
-            res = act(game, "agent_0", ("craft", params))
-            ok = res.action_ok["agent_0"]
-            assert not res.invalid["agent_0"]
-            if params in listed:
-                assert ok, (seed, params, res.feedback)
-                assert res.events[-1].data["amount"] == int(params[0])
-            elif ok:
-                # Either a clamped amount (14.8) or an instance name, which crafts its definition.
-                made = (
-                    str(res.events[-1].data["amount"]),
-                    game.world.objects[res.events[-1].data["obj_id"]].name,
-                )
-                clamped = "craft.only_enough" in res.feedback_keys("agent_0")
-                by_instance = game.world.is_instance(game.world.obj_name_to_id.get(params[1], ""))
-                assert clamped or by_instance, (seed, params)
-                assert made in listed, (seed, params)
-            else:
-                assert res.events == [] and len(res.feedback_keys("agent_0")) == 1
-            checked += 1
+    what is possible, which the spec clamps (14.8): it must then craft a listed amount - or an
+    instance name, which crafts its definition."""
+    game = make_game(fractional_crafting=mode)
+    checked, listed_total = check_valid_params_sampled(
+        "craft",
+        lambda seed: random_stage(game, seed),
+        range(150),
+        candidates,
+        tries=10,
+        clamp_keys=frozenset({"craft.only_enough"}),
+        near_share=0.3,
+        by_definition=True,
+    )
     assert checked > 1500 and listed_total > 1000
 
 

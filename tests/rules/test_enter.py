@@ -8,15 +8,24 @@ open in both directions.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from harness import act, agent, clear_world, give, make_game, move_to, spawn_npc, state_of
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_exact,
+    engaged_wasp,
+    give,
+    main_events,
+    move_to,
+    restage,
+    state_of,
+)
 
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import Engagement
 from agentodyssey_pz.world.schema import ObjectDef
 
 GATE, ROWS, VATS, VAULT = "area_gate", "area_rows", "area_vats", "area_vault"
@@ -25,20 +34,13 @@ GATE, ROWS, VATS, VAULT = "area_gate", "area_rows", "area_vats", "area_vault"
 
 @pytest.fixture
 def game() -> Game:
-    g = make_game()
-    clear_world(g)
-    g.tracker = True
-    return g
+    return blank_game(tracking=True)
 
 
 def add_lockpick(game: Game) -> None:
     game.world.add_object_def(
         ObjectDef(id="obj_pick", name="pick", category="tool", usage="lockpick", size=1)
     )
-
-
-def main_events(res: Any) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events if not e.type.startswith("track.")]
 
 
 def consumed(res: Any) -> list[tuple[str, int]]:
@@ -123,14 +125,8 @@ def test_first_neighbour_with_the_name_wins(game: Game) -> None:
 
 
 # ------------------------------------------------------------------ combat lock
-def engaged_wasp(game: Game, area: str = GATE, engaged_in: str = GATE, **overrides: Any) -> Any:
-    npc = spawn_npc(game, "npc_wasp", area, **overrides)
-    agent(game).combats[npc.id] = Engagement(0, engaged_in)
-    return npc
-
-
 def test_combat_lock_names_the_blocker(game: Game) -> None:
-    npc = engaged_wasp(game)
+    npc = engaged_wasp(game, GATE)
     before = state_of(game)
     res = act(game, "agent_0", "enter rows")
     assert res.feedback_keys("agent_0") == ["enter.in_combat"]
@@ -145,19 +141,19 @@ def test_combat_lock_names_the_blocker(game: Game) -> None:
 )
 def test_stale_engagements_do_not_block(game: Game, case: str) -> None:
     if case == "engaged elsewhere":
-        engaged_wasp(game, area=ROWS, engaged_in=ROWS)
+        engaged_wasp(game, ROWS)
     elif case == "npc left the area":
-        engaged_wasp(game, area=ROWS, engaged_in=GATE)
+        engaged_wasp(game, ROWS, engaged_in=GATE)
     elif case == "npc dead":
-        engaged_wasp(game, hp=0)
+        engaged_wasp(game, GATE, hp=0)
     else:
-        game.world.delete_npc(engaged_wasp(game).id)
+        game.world.delete_npc(engaged_wasp(game, GATE).id)
     assert act(game, "agent_0", "enter rows").action_ok["agent_0"]
 
 
 # ------------------------------------------------------------------ failures
 def _in_combat_unknown(g: Game) -> str:
-    engaged_wasp(g)
+    engaged_wasp(g, GATE)
     return "nowhere"
 
 
@@ -177,30 +173,13 @@ FAILURES = [
 
 @pytest.mark.parametrize(("case", "setup", "key"), FAILURES, ids=[f[0] for f in FAILURES])
 def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: str) -> None:
-    target = setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", ("enter", [target]))
-    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.events == []
-    assert state_of(game) == before
-
-
-@pytest.mark.parametrize("command", ["enter", "enter rows now"])
-def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
+    check_refused(game, ("enter", [setup(game)]), key)
 
 
 # ------------------------------------------------------------------ valid_params
 def build_state(seed: int, g: Game) -> Game:
     """Random position, random locks and keys, a key or a pear in hand, maybe a blocking fight."""
-    rng = random.Random(seed)
-    g.reset(0)  # reusing a Game skips loading the rule packs again
-    clear_world(g)
+    rng = restage(g, seed)
     world = g.world
     move_to(g, "agent_0", rng.choice(list(world.areas)))
     for a, b in ((GATE, ROWS), (GATE, VATS), (VATS, VAULT)):
@@ -210,29 +189,15 @@ def build_state(seed: int, g: Game) -> Game:
     for _ in range(rng.randint(0, 2)):
         give(g, "agent_0", rng.choice(["obj_key", "obj_quill", "obj_pear"]))
     if rng.random() < 0.2:
-        engaged_wasp(g, area=agent(g).area_id, engaged_in=agent(g).area_id)
+        engaged_wasp(g, agent(g).area_id)
     return g
 
 
-def valid(g: Game) -> list[tuple[str, ...]]:
-    ctx = RuleContext(g, g.world, agent(g), "enter", (), g.tick_index)
-    return g.engine.rules["enter"].valid_params(ctx)
+def area_names(g: Game) -> set[str]:
+    return {a.name for a in g.world.areas.values()} | {"nowhere"}
 
 
 def test_valid_params_exact() -> None:
     """Listed tuples succeed on a fresh copy of the state; every other area name fails and leaves
     the state untouched."""
-    main, scratch = make_game(), make_game()
-    for seed in range(150):
-        g = build_state(seed, main)
-        listed = valid(g)
-        assert len(listed) == len(set(listed))
-        for params in listed:
-            res = act(build_state(seed, scratch), "agent_0", ("enter", list(params)))
-            assert res.action_ok["agent_0"], (seed, params)
-        before = state_of(g)
-        names = {a.name for a in g.world.areas.values()} | {"nowhere"}
-        for params in sorted({(n,) for n in names} - set(listed)):
-            res = act(g, "agent_0", ("enter", list(params)))
-            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
-        assert state_of(g) == before, seed
+    check_valid_params_exact("enter", build_state, range(150), area_names)

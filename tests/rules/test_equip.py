@@ -6,15 +6,25 @@ them); tracking kinds per dependency-tracker 2.1 (armour uses `equip`).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from harness import act, agent, clear_world, give, make_game, move_to, put_on_ground, state_of
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_exact,
+    equip_inventory,
+    events,
+    give,
+    move_to,
+    put_on_ground,
+    restage,
+    valid_params,
+)
 
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import add_count
 
 HERE = "area_gate"
 HAND = {"kind": "hand", "id": "agent_0"}
@@ -23,14 +33,7 @@ EQUIP = {"kind": "equip", "id": "agent_0"}
 
 @pytest.fixture
 def game() -> Game:
-    g = make_game()
-    clear_world(g)
-    g.tracker = True
-    return g
-
-
-def events(res: Any) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events]
+    return blank_game(tracking=True)
 
 
 def test_container_becomes_inventory(game: Game) -> None:
@@ -132,39 +135,18 @@ FAILURES = [
 @pytest.mark.parametrize(("case", "setup", "key"), FAILURES, ids=[f[0] for f in FAILURES])
 def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: str) -> None:
     move_to(game, "agent_0", HERE)
-    target = setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", ("equip", [target]))
-    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.events == []
-    assert state_of(game) == before
-
-
-@pytest.mark.parametrize("command", ["equip", "equip apron apron"])
-def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
-    give(game, "agent_0", "obj_apron")
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
+    check_refused(game, ("equip", [setup(game)]), key)
 
 
 # ------------------------------------------------------------------ valid_params
-def valid(g: Game, verb: str) -> list[tuple[str, ...]]:
-    ctx = RuleContext(g, g.world, agent(g), verb, (), g.tick_index)
-    return g.engine.rules[verb].valid_params(ctx)
-
-
 def test_quirk_18_8_weapons_never_listed(game: Game) -> None:
     """Quirk 18.8: the reference lists held weapons as equippable though `equip` refuses them;
     we list held armour and held container instances only."""
     cid = give(game, "agent_0", "obj_crate")[0]
     give(game, "agent_0", "obj_pruner")
-    assert valid(game, "equip") == [(game.world.name_of(cid),)]
+    assert valid_params(game, "equip") == [(game.world.name_of(cid),)]
     agent(game).hands = {"obj_apron": 1, "obj_pruner": 1}
-    assert valid(game, "equip") == [("apron",)]
+    assert valid_params(game, "equip") == [("apron",)]
 
 
 ANY = ["obj_coin", "obj_pear", "obj_press", "obj_key", "obj_quill", "obj_pruner", "obj_apron"]
@@ -173,9 +155,7 @@ HELD = ["obj_crate", "obj_apron", "obj_pruner", "obj_label", "obj_pear"]  # most
 
 def build_state(seed: int, g: Game) -> Game:
     """Random hands (up to 2 units), maybe an inventory and armour worn, things on the ground."""
-    rng = random.Random(seed)
-    g.reset(0)  # reusing a Game skips loading the rule packs again
-    clear_world(g)
+    rng = restage(g, seed)
     a, world = agent(g), g.world
     move_to(g, "agent_0", rng.choice(list(world.areas)))
     for _ in range(rng.randint(0, 3)):
@@ -183,31 +163,17 @@ def build_state(seed: int, g: Game) -> Game:
     for _ in range(rng.randint(0, 2)):
         give(g, "agent_0", rng.choice(HELD))
     if rng.random() < 0.4:
-        cid = world.new_instance("obj_crate")
-        a.equipped[cid], a.inventory_id = 1, cid
-        add_count(world.containers[cid].items, "obj_apron", 1)
+        equip_inventory(g, {"obj_apron": 1})
     if rng.random() < 0.4:
         a.equipped["obj_apron"], a.defense = 1, 3
     return g
 
 
+def object_names(g: Game) -> list[str]:
+    return [*g.world.obj_name_to_id, "nothing"]
+
+
 def test_valid_params_exact() -> None:
     """Listed tuples succeed on a fresh copy of the state; every other object name fails and
     leaves the state untouched."""
-    verb = "equip"
-    main, scratch = make_game(), make_game()
-    listed_total = 0
-    for seed in range(200):
-        g = build_state(seed, main)
-        listed = valid(g, verb)
-        assert len(listed) == len(set(listed))
-        listed_total += len(listed)
-        for params in listed:
-            res = act(build_state(seed, scratch), "agent_0", (verb, list(params)))
-            assert res.action_ok["agent_0"], (seed, params)
-        before = state_of(g)
-        for params in sorted({(n,) for n in [*g.world.obj_name_to_id, "nothing"]} - set(listed)):
-            res = act(g, "agent_0", (verb, list(params)))
-            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
-        assert state_of(g) == before, seed
-    assert listed_total > 30
+    assert check_valid_params_exact("equip", build_state, range(200), object_names) > 30

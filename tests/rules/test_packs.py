@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness import DATA, TINY, act, make_game
+from harness import DATA, SPEC_STEP_ORDER, TINY, act, make_game
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.game import Game
@@ -25,18 +25,6 @@ from agentodyssey_pz.rules.parse import Command
 PACK = DATA / "packs" / "override"
 BASE = rules_dir() / "base"
 PACK_STEP_ORDER = ["pack_zz", "pack_cc", "pack_aa", "pack_bb"]
-# The base pack's step rules as resolved by (priority, name): the spec's table (rule-framework 7).
-BASE_STEP_ORDER = [
-    (1, "agent_attack_update_step"),
-    (1, "tutorial_room_step"),
-    (2, "combat_rhythm_step"),
-    (2, "main_quest_step"),
-    (3, "side_quest_step"),
-    (5, "new_craftable_feedback_step"),
-    (6, "active_attack_step"),
-    (7, "death_and_respawn_step"),
-    (100, "world_expansion_step"),
-]
 
 SHOUT = """
 from agentodyssey_pz.rules.base import BaseActionRule
@@ -205,11 +193,11 @@ def test_combined_step_rules_run_in_priority_then_name_order() -> None:
 def test_base_step_rule_order_snapshot() -> None:
     """The resolved order of the base pack's step rules, pinned (spec rule-framework 7's table)."""
     resolved = [(rule.priority, rule.name) for rule in load_pack(BASE).step_rules]
-    assert resolved == BASE_STEP_ORDER
-    assert [(rule.priority, rule.name) for rule in make_game().step_rules] == BASE_STEP_ORDER
+    assert resolved == SPEC_STEP_ORDER
+    assert [(rule.priority, rule.name) for rule in make_game().step_rules] == SPEC_STEP_ORDER
 
 
 def test_pack_step_rules_interleave_with_the_base_ones() -> None:
     names = [rule.name for rule in game_with(PACK).step_rules]
-    base = [name for _, name in BASE_STEP_ORDER]
+    base = [name for _, name in SPEC_STEP_ORDER]
     assert names == ["pack_zz", *base[:4], "pack_cc", *base[4:8], "pack_aa", "pack_bb", base[8]]

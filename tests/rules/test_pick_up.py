@@ -6,14 +6,23 @@ respect the two-hands limit, one entry per distinct item, instances by instance 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from harness import act, agent, clear_world, give, make_game, move_to, put_on_ground, state_of
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_exact,
+    events,
+    give,
+    move_to,
+    put_on_ground,
+    restage,
+)
 
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.rules.context import RuleContext
 
 HERE = "area_gate"
 ELSEWHERE = "area_rows"
@@ -21,10 +30,7 @@ ELSEWHERE = "area_rows"
 
 @pytest.fixture
 def game() -> Game:
-    g = make_game()
-    clear_world(g)
-    g.tracker = True
-    return g
+    return blank_game(tracking=True)
 
 
 def ground(game: Game) -> dict[str, int]:
@@ -37,7 +43,7 @@ def test_pick_up_one_unit(game: Game) -> None:
     assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
     assert res.feedback_keys("agent_0") == ["pick_up.done"]
     assert ground(game) == {"obj_pear": 2} and agent(game).hands == {"obj_pear": 1}
-    assert [(e.type, e.data) for e in res.events] == [
+    assert events(res) == [
         ("object_picked_up", {"obj_id": "obj_pear", "area_id": HERE}),
         (
             "track.move",
@@ -111,23 +117,7 @@ FAILURES = [
 
 @pytest.mark.parametrize(("case", "setup", "key"), FAILURES, ids=[f[0] for f in FAILURES])
 def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: str) -> None:
-    target = setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", ("pick up", [target]))
-    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.events == []
-    assert state_of(game) == before
-
-
-@pytest.mark.parametrize("command", ["pick up", "pick up coin coin"])
-def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
-    put_on_ground(game, HERE, "obj_coin", 2)
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
+    check_refused(game, ("pick up", [setup(game)]), key)
 
 
 # ------------------------------------------------------------------ valid_params
@@ -135,9 +125,7 @@ ANY = ["obj_coin", "obj_pear", "obj_press", "obj_key", "obj_pruner", "obj_crate"
 
 
 def build_state(seed: int, g: Game) -> Game:
-    rng = random.Random(seed)
-    g.reset(0)  # reusing a Game skips loading the rule packs again
-    clear_world(g)
+    rng = restage(g, seed)
     areas = list(g.world.areas)
     move_to(g, "agent_0", rng.choice(areas))
     for area in (agent(g).area_id, rng.choice(areas)):
@@ -148,24 +136,11 @@ def build_state(seed: int, g: Game) -> Game:
     return g
 
 
-def valid(g: Game) -> list[tuple[str, ...]]:
-    ctx = RuleContext(g, g.world, agent(g), "pick_up", (), g.tick_index)
-    return g.engine.rules["pick_up"].valid_params(ctx)
+def object_names(g: Game) -> list[str]:
+    return [*g.world.obj_name_to_id, "mango"]
 
 
 def test_valid_params_exact() -> None:
     """Listed tuples succeed on a fresh copy of the state; every other object name fails and
     leaves the state untouched."""
-    main, scratch = make_game(), make_game()
-    for seed in range(150):
-        g = build_state(seed, main)
-        listed = valid(g)
-        assert len(listed) == len(set(listed))
-        for params in listed:
-            res = act(build_state(seed, scratch), "agent_0", ("pick up", list(params)))
-            assert res.action_ok["agent_0"], (seed, params)
-        before = state_of(g)
-        for params in sorted({(n,) for n in [*g.world.obj_name_to_id, "mango"]} - set(listed)):
-            res = act(g, "agent_0", ("pick up", list(params)))
-            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
-        assert state_of(g) == before, seed
+    check_valid_params_exact("pick_up", build_state, range(150), object_names, phrase="pick up")

@@ -13,10 +13,26 @@ from typing import Any
 
 import attrs
 import pytest
-from harness import act, agent, clear_world, give, make_game, put_on_ground, spawn_npc, state_of
-
-from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import RuleContext
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_sampled,
+    crate_on_ground,
+    equip_inventory,
+    events,
+    fill,
+    give,
+    hold_crate,
+    make_game,
+    put_on_ground,
+    restage,
+    set_value,
+    spawn_npc,
+    trade_candidates,
+    valid_params,
+)
 
 GATE, ROWS = "area_gate", "area_rows"
 STOCK = {"obj_cider": 4}
@@ -25,8 +41,7 @@ STOCK = {"obj_cider": 4}
 # ----------------------------------------------------------------------------- staging helpers
 def stage(coins: int = 100, area: str = GATE) -> Any:
     """A cleared tiny world with the merchant in `area` (agent_0 stands at the gate)."""
-    game = make_game()
-    clear_world(game)
+    game = blank_game()
     spawn_npc(game, "npc_cider_seller", area, coins=coins, inventory=dict(STOCK))
     return game
 
@@ -35,55 +50,10 @@ def merchant(game: Any) -> Any:
     return game.world.npcs["npc_cider_seller"]
 
 
-def equip_inventory(game: Any, contents: dict[str, int], agent_id: str = "agent_0") -> str:
-    """Equip a fresh crate as the agent's inventory, holding `contents`."""
-    cid = game.world.new_instance("obj_crate")
-    body = game.agents[agent_id]
-    body.equipped[cid] = 1
-    body.inventory_id = cid
-    game.world.containers[cid].items.update(contents)
-    return cid
-
-
-def hold_container(game: Any, contents: dict[str, int], agent_id: str = "agent_0") -> str:
-    [cid] = give(game, agent_id, "obj_crate")
-    game.world.containers[cid].items.update(contents)
-    return cid
-
-
-def set_value(game: Any, def_id: str, value: int | None) -> None:
-    """Give a plain definition another value."""
-    world = game.world
-    world.add_object_def(attrs.evolve(world.objects[def_id], value=value))
-
-
 def drop_currency(game: Any) -> None:
     """Turn the coin into a plain material, leaving the world without a currency."""
     world = game.world
     world.add_object_def(attrs.evolve(world.objects["obj_coin"], category="material"))
-
-
-def act_tracked(game: Any, command: str, agent_id: str = "agent_0") -> RuleResult:
-    """Like harness.act, with dependency tracking switched on."""
-    res = RuleResult(game.agent_ids, tracking=True)
-    parsed = game.engine.parse(command)
-    body = game.agents[agent_id]
-    ctx = RuleContext(game, game.world, body, parsed.verb, parsed.params, game.tick_index)
-    game.engine.dispatch(ctx, res)
-    return res
-
-
-def valid(game: Any, all_amounts: bool = True, agent_id: str = "agent_0") -> list[tuple[str, ...]]:
-    ctx = RuleContext(game, game.world, game.agents[agent_id], "sell", (), game.tick_index)
-    return game.engine.rules["sell"].valid_params(ctx, all_amounts=all_amounts)
-
-
-def events(res: RuleResult) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events]
-
-
-def box(container_id: str) -> dict[str, str]:
-    return {"kind": "container", "id": container_id}
 
 
 def sold(amount: int, unit: int, obj_id: str = "obj_key") -> tuple[str, dict]:
@@ -95,7 +65,7 @@ def sold(amount: int, unit: int, obj_id: str = "obj_key") -> tuple[str, dict]:
 def test_takes_from_hands_then_inventory_then_held_containers() -> None:
     game = stage(coins=100)
     give(game, "agent_0", "obj_key")
-    held = hold_container(game, {"obj_key": 3, "obj_pear": 1})
+    held = hold_crate(game, {"obj_key": 3, "obj_pear": 1})
     inv = equip_inventory(game, {"obj_key": 2})
     res = act(game, "agent_0", "sell 4 key cider_seller")  # 1 + 2 + 1 at 5 each
     assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
@@ -112,9 +82,9 @@ def test_takes_from_hands_then_inventory_then_held_containers() -> None:
 def test_tracking_events_name_each_source_and_the_coins_spawned() -> None:
     game = stage()
     give(game, "agent_0", "obj_key")
-    held = hold_container(game, {"obj_key": 1})
+    held = hold_crate(game, {"obj_key": 1})
     inv = equip_inventory(game, {"obj_key": 1})
-    res = act_tracked(game, "sell 3 key cider_seller")
+    res = act(game, "agent_0", "sell 3 key cider_seller", tracking=True)
     hand = {"kind": "hand", "id": "agent_0"}
     assert events(res) == [
         ("track.consume", {"obj_id": "obj_key", "amount": 1, "src": hand}),
@@ -223,7 +193,7 @@ def _wasp_here(game: Any) -> None:
 
 def _hold_crate(game: Any) -> None:
     agent(game).hands.pop("obj_pear")
-    hold_container(game, {"obj_key": 1})
+    hold_crate(game, {"obj_key": 1})
 
 
 def _hold_label(game: Any) -> None:
@@ -288,42 +258,25 @@ def test_soft_failures_change_nothing(setup: Any, command: str, key: str) -> Non
     give(game, "agent_0", "obj_pear")
     equip_inventory(game, {"obj_coin": 9, "obj_cider": 2, "obj_pruner": 1})
     setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", command.format(held=_held_name(game) if "{held}" in command else ""))
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.action_ok["agent_0"] is False
-    assert res.invalid["agent_0"] is False
-    assert res.events == []
-    assert state_of(game) == before
-
-
-@pytest.mark.parametrize("command", ["sell 1 key", "sell 1 key cider_seller please", "sell"])
-def test_wrong_parameter_count_is_invalid(command: str) -> None:
-    game = stage()
-    give(game, "agent_0", "obj_key")
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] is True
-    assert res.action_ok["agent_0"] is False
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
+    held = _held_name(game) if "{held}" in command else ""
+    check_refused(game, command.format(held=held), key)
 
 
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_lists_each_carried_kind_up_to_owned_and_affordable() -> None:
     game = stage(coins=12)
     give(game, "agent_0", "obj_key")
-    hold_container(game, {"obj_key": 2, "obj_apron": 1, "obj_pear": 3})
+    hold_crate(game, {"obj_key": 2, "obj_apron": 1, "obj_pear": 3})
     equip_inventory(game, {"obj_cider": 2, "obj_coin": 4})
     agent(game).equipped["obj_apron"] = 1  # equipped: never offered
-    assert valid(game) == [
+    assert valid_params(game, "sell") == [
         ("1", "key", "cider_seller"),  # 3 keys, but 12 // 5 = 2
         ("2", "key", "cider_seller"),
         ("1", "cider", "cider_seller"),
         ("2", "cider", "cider_seller"),
         ("1", "apron", "cider_seller"),  # in the held crate: 1 owned, 12 // 4 = 3
     ]
-    assert valid(game, all_amounts=False) == [
+    assert valid_params(game, "sell", all_amounts=False) == [
         ("1", "key", "cider_seller"),
         ("1", "cider", "cider_seller"),
         ("1", "apron", "cider_seller"),
@@ -335,25 +288,28 @@ def test_valid_params_is_not_off_by_one_and_uses_the_sell_price() -> None:
     value instead of the sell price. A merchant with 5 coins can buy one key (sell price 5)."""
     game = stage(coins=5)
     give(game, "agent_0", "obj_key", 2)
-    assert valid(game) == [("1", "key", "cider_seller")]
+    assert valid_params(game, "sell") == [("1", "key", "cider_seller")]
 
 
 def test_valid_params_offers_held_container_contents() -> None:
     """Reference defect: its held-container loop never yields anything."""
     game = stage()
-    hold_container(game, {"obj_quill": 2})
-    assert valid(game) == [("1", "quill", "cider_seller"), ("2", "quill", "cider_seller")]
+    hold_crate(game, {"obj_quill": 2})
+    assert valid_params(game, "sell") == [
+        ("1", "quill", "cider_seller"),
+        ("2", "quill", "cider_seller"),
+    ]
 
 
 def test_valid_params_is_empty_without_merchant_or_currency() -> None:
     game = stage(area=ROWS)
     give(game, "agent_0", "obj_key")
     spawn_npc(game, "npc_wasp", GATE, coins=50)
-    assert valid(game) == []
+    assert valid_params(game, "sell") == []
     game.world.place_npc("npc_cider_seller", GATE)
-    assert valid(game) == [("1", "key", "cider_seller")]
+    assert valid_params(game, "sell") == [("1", "key", "cider_seller")]
     drop_currency(game)
-    assert valid(game) == []
+    assert valid_params(game, "sell") == []
 
 
 # ----------------------------------------------------------------------------- exactness property
@@ -368,18 +324,18 @@ KINDS = [
     "obj_apron",
 ]
 IN_HAND = [*KINDS, "obj_crate", "obj_label", "obj_key", "obj_cider"]
-CLAMP_KEYS = {"sell.only_have", "sell.only_afford"}
 
 
-def random_contents(rng: random.Random, k: int) -> dict[str, int]:
+def random_goods(rng: random.Random, k: int) -> dict[str, int]:
+    """`k` of KINDS, one to three units each. Not harness.random_contents: these are the kinds a
+    merchant buys or refuses by their value (crates and labels are never traded)."""
     return {d: rng.randint(1, 3) for d in rng.sample(KINDS, k)}
 
 
 def random_stage(game: Any, seed: int) -> Any:
-    """Reset `game` and build a random selling situation at the gate (same seed, same state)."""
-    rng = random.Random(seed)
-    game.reset(0)
-    clear_world(game)
+    """Reset `game` and build a random selling situation at the gate (same seed, same state).
+    Like buy's stage in outline, but the goods are the agent's and the merchants' stock is empty."""
+    rng = restage(game, seed)
     world = game.world
     area = GATE if rng.random() < 0.85 else ROWS
     spawn_npc(game, "npc_cider_seller", area, coins=rng.randint(0, 30), inventory={})
@@ -392,67 +348,30 @@ def random_stage(game: Any, seed: int) -> Any:
     for _ in range(rng.randint(0, 2)):
         give(game, "agent_0", rng.choice(IN_HAND))
     for cid in [c for c in body.hands if c in world.containers]:
-        world.containers[cid].items.update(random_contents(rng, 2))
+        fill(game, cid, random_goods(rng, 2))
     if rng.random() < 0.6:
-        equip_inventory(game, random_contents(rng, rng.randint(0, 3)))
+        equip_inventory(game, random_goods(rng, rng.randint(0, 3)))
     if rng.random() < 0.3:
         body.equipped["obj_apron"] = 1
     put_on_ground(game, GATE, "obj_key", 2)
-    [crate] = put_on_ground(game, GATE, "obj_crate")
-    world.containers[crate].items.update(random_contents(rng, 2))
+    crate_on_ground(game, GATE, random_goods(rng, 2))
     body.tutorial_passed = rng.random() < 0.8
     return game
-
-
-def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
-    """Plausible tuples: any amount 0..4, any object/container name, any NPC or area name."""
-    world = game.world
-    amounts = ["0", "1", "2", "3", "4", "x"]
-    objects = [*world.obj_name_to_id, "inventory", "ghost"]
-    npcs = [*world.npc_name_to_id, *(a.name for a in world.areas.values())]
-    return [(rng.choice(amounts), rng.choice(objects), rng.choice(npcs)) for _ in range(k)]
-
-
-def fingerprint(game: Any) -> str:
-    """A cheap picture of everything a trade can change (agents, grounds, containers, NPCs)."""
-    world = game.world
-    return repr(
-        (
-            [attrs.asdict(a) for a in game.agents.values()],
-            {a.id: a.objects for a in world.areas.values()},
-            {c.id: c.items for c in world.containers.values()},
-            {n.id: (n.coins, n.inventory, n.area_id) for n in world.npcs.values()},
-        )
-    )
 
 
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds; any other tuple fails and changes nothing - except an amount
     above what I carry or the merchant can pay, which the spec clamps (17.8-9): it must then
-    succeed as the listed tuple with the clamped amount. The state is rebuilt after a success."""
+    succeed as the listed tuple with the clamped amount."""
     game = make_game()
-    checked = listed_total = 0
-    for seed in range(250):
-        listed = valid(random_stage(game, seed))
-        listed_total += len(listed)
-        assert valid(game, all_amounts=False) == [t for t in listed if t[0] == "1"]
-        before = fingerprint(game)
-        for params in listed + candidates(game, random.Random(1000 + seed), 15):
-            res = act(game, "agent_0", ("sell", params))
-            ok = res.action_ok["agent_0"]
-            assert not res.invalid["agent_0"]
-            if params in listed:
-                assert ok, (seed, params, res.feedback)
-                assert res.events[-1].data["amount"] == int(params[0])
-            elif ok:
-                assert CLAMP_KEYS & set(res.feedback_keys("agent_0")), (seed, params)
-                done = (str(res.events[-1].data["amount"]), params[1], params[2])
-                assert done in listed, (seed, params, done)
-            if ok:
-                assert fingerprint(game) != before
-                random_stage(game, seed)
-            else:
-                assert fingerprint(game) == before, (seed, params)
-            checked += 1
+    checked, listed_total = check_valid_params_sampled(
+        "sell",
+        lambda seed: random_stage(game, seed),
+        range(250),
+        trade_candidates,
+        tries=15,
+        reuse_after_failure=True,  # a failed trade was just shown to change nothing
+        clamp_keys=frozenset({"sell.only_have", "sell.only_afford"}),
+    )
     assert checked > 4000
     assert listed_total > 300

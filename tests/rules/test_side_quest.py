@@ -16,7 +16,17 @@ from typing import Any
 
 import pytest
 from conftest import load_raw
-from harness import agent, clear_world, give, make_game, move_to, put_on_ground, run_step, spawn_npc
+from harness import (
+    agent,
+    blank_game,
+    clear_world,
+    give,
+    make_game,
+    move_to,
+    put_on_ground,
+    run_step,
+    spawn_npc,
+)
 from worlds_helper import PROCGEN_PRESETS, bundled_definition, bundled_worlds
 
 from agentodyssey_pz.engine.config import GameConfig
@@ -61,9 +71,7 @@ def side_world_raw() -> dict[str, Any]:
 
 def sq_game(agents: int = 1, seed: int = 0, world: Any = None, **config: Any) -> Game:
     definition = world if world is not None else parse_definition(side_world_raw())
-    game = make_game(definition, agents=agents, seed=seed, side_quest=True, **config)
-    clear_world(game)
-    return game
+    return blank_game(definition, agents=agents, seed=seed, side_quest=True, **config)
 
 
 def tick(game: Game, **commands: str) -> Any:

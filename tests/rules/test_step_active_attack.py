@@ -6,7 +6,15 @@ import math
 import random
 
 import pytest
-from harness import agent, clear_world, make_game, move_to, run_step, spawn_npc, step_rule
+from harness import (
+    agent,
+    blank_game,
+    make_game,
+    move_to,
+    run_step,
+    spawn_npc,
+    step_rule,
+)
 
 from agentodyssey_pz.world.agents import Engagement
 
@@ -33,10 +41,7 @@ class ScriptedRng:
 
 
 def ambush_setup(area="area_rows", agents=1, attack_power=13, enemies=1):
-    game = make_game(agents=agents)
-    clear_world(game)
-    for aid in game.agents:
-        move_to(game, aid, area)
+    game = blank_game(agents=agents, at=area)
     npcs = [spawn_npc(game, "npc_wasp", area, attack_power=attack_power) for _ in range(enemies)]
     return game, npcs
 

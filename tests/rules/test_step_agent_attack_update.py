@@ -7,7 +7,7 @@ import copy
 
 import pytest
 from conftest import load_raw
-from harness import agent, give, make_game, run_step
+from harness import SPEC_STEP_ORDER, agent, give, make_game, run_step
 
 from agentodyssey_pz.world.validate import parse_definition
 
@@ -110,18 +110,6 @@ class WorldExpansion(_Nothing, BaseStepRule):
     name, priority = "world_expansion_step", 100
 """
 
-SPEC_ORDER = [  # rule-framework.md section 7
-    (1, "agent_attack_update_step"),
-    (1, "tutorial_room_step"),
-    (2, "combat_rhythm_step"),
-    (2, "main_quest_step"),
-    (3, "side_quest_step"),
-    (5, "new_craftable_feedback_step"),
-    (6, "active_attack_step"),
-    (7, "death_and_respawn_step"),
-    (100, "world_expansion_step"),
-]
-
 
 def test_resolved_step_rule_order_matches_the_spec(tmp_path):
     """The five combat/feedback rules slot between the other base systems by (priority, name).
@@ -130,7 +118,7 @@ def test_resolved_step_rule_order_matches_the_spec(tmp_path):
     (tmp_path / "others.py").write_text(OTHER_RULES, encoding="utf-8")
     game = make_game(rule_packs=(str(tmp_path),))
     resolved = [(r.priority, r.name) for r in game.step_rules]
-    assert [entry for entry in resolved if entry in SPEC_ORDER] == SPEC_ORDER
+    assert [entry for entry in resolved if entry in SPEC_STEP_ORDER] == SPEC_STEP_ORDER
 
 
 def test_base_pack_step_rules_are_sorted_by_priority_then_name():
@@ -139,7 +127,7 @@ def test_base_pack_step_rules_are_sorted_by_priority_then_name():
     assert resolved == sorted(resolved)
     mine = [
         entry
-        for entry in SPEC_ORDER
+        for entry in SPEC_STEP_ORDER
         if entry[1]
         not in {"tutorial_room_step", "main_quest_step", "side_quest_step", "world_expansion_step"}
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import agent, clear_world, make_game, move_to, run_step, spawn_npc
+from harness import agent, blank_game, make_game, run_step, spawn_npc
 
 from agentodyssey_pz.world.agents import Engagement
 
@@ -13,10 +13,7 @@ PATTERN = ("attack", "defend", "attack", "wait")
 
 
 def fight_setup(attack_power: int = 12, pattern: tuple[str, ...] = PATTERN, agents: int = 1):
-    game = make_game(agents=agents)
-    clear_world(game)
-    for aid in game.agents:
-        move_to(game, aid, AREA)
+    game = blank_game(agents=agents, at=AREA)
     npc = spawn_npc(game, "npc_wasp", AREA, attack_power=attack_power, combat_pattern=pattern)
     for a in game.agents.values():
         a.combats[npc.id] = Engagement(0, AREA)

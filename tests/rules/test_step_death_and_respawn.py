@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from harness import agent, clear_world, give, make_game, move_to, run_step, spawn_npc, step_rule
+from harness import (
+    agent,
+    blank_game,
+    give,
+    move_to,
+    run_step,
+    spawn_npc,
+    step_rule,
+)
 
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.context import RuleContext
@@ -17,8 +25,7 @@ SPAWN = "area_gate"
 def dying_agent_setup(agents: int = 1):
     """agent_0 in the rows at -4 HP holding a pruner and a label, wearing the apron and a crate
     (as inventory, 3 pears inside), mid-fight with a wasp."""
-    game = make_game(agents=agents)
-    clear_world(game)
+    game = blank_game(agents=agents)
     move_to(game, "agent_0", DIED_IN)
     me = agent(game)
     give(game, "agent_0", "obj_pruner")

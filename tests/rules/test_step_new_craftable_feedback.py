@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from conftest import load_raw
-from harness import agent, clear_world, give, make_game, put_on_ground, run_step
+from harness import agent, blank_game, give, put_on_ground, run_step
 
 from agentodyssey_pz.world.validate import parse_definition
 
@@ -16,12 +16,6 @@ PEAR_USES = (
     "press (6 pear), cider (0.5 pear), label (1 pear), pruner (1 cider, 2 pear), apron (4 pear)"
 )
 CIDER_USES = "key (2 cider), crate (3 cider), pruner (1 cider, 2 pear)"
-
-
-def blank_game(world=None, agents=1):
-    game = make_game(world) if world is not None else make_game(agents=agents)
-    clear_world(game)
-    return game
 
 
 def lines(res, agent_id="agent_0"):

@@ -7,90 +7,46 @@ size 2 and capacity 15. "Named" containers are crate instances called by their i
 
 from __future__ import annotations
 
-import random
+from functools import partial
 from typing import Any
 
 import pytest
-from harness import act, agent, clear_world, give, make_game, move_to, put_on_ground, state_of
-
-from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import RuleContext
+from harness import (
+    STORABLE,
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_sampled,
+    container_candidates,
+    crate_in_reach,
+    crate_on_ground,
+    detach_inventory,
+    equip_inventory,
+    events,
+    fill,
+    give,
+    hold_crate,
+    loc,
+    make_game,
+    move_to,
+    name_of,
+    put_on_ground,
+    random_contents,
+    restage,
+    valid_params,
+)
 
 GATE, ROWS, VATS = "area_gate", "area_rows", "area_vats"
 
 
-# ----------------------------------------------------------------------------- staging helpers
-def stage(game: Any = None) -> Any:
-    game = game or make_game()
-    clear_world(game)
-    return game
-
-
-def fill(game: Any, cid: str, contents: dict[str, int]) -> None:
-    """Put contents in a container; writable definitions become that many instances."""
-    world = game.world
-    for def_id, n in contents.items():
-        if world.objects[def_id].is_instanced:
-            for _ in range(n):
-                world.containers[cid].items[world.new_instance(def_id)] = 1
-        else:
-            world.containers[cid].items[def_id] = n
-
-
-def equip_inventory(game: Any, contents: dict[str, int], agent_id: str = "agent_0") -> str:
-    cid = game.world.new_instance("obj_crate")
-    body = game.agents[agent_id]
-    body.equipped[cid] = 1
-    body.inventory_id = cid
-    fill(game, cid, contents)
-    return cid
-
-
-def crate_on_ground(game: Any, area: str, contents: dict[str, int]) -> str:
-    [cid] = put_on_ground(game, area, "obj_crate")
-    fill(game, cid, contents)
-    return cid
-
-
-def hold_crate(game: Any, contents: dict[str, int], agent_id: str = "agent_0") -> str:
-    [cid] = give(game, agent_id, "obj_crate")
-    fill(game, cid, contents)
-    return cid
-
-
-def name(game: Any, oid: str) -> str:
-    return game.world.name_of(oid)
-
-
-def act_tracked(game: Any, command: str, agent_id: str = "agent_0") -> RuleResult:
-    """Like harness.act, with dependency tracking switched on."""
-    res = RuleResult(game.agent_ids, tracking=True)
-    parsed = game.engine.parse(command)
-    ctx = RuleContext(game, game.world, game.agents[agent_id], parsed.verb, parsed.params, 0)
-    game.engine.dispatch(ctx, res)
-    return res
-
-
-def valid(game: Any, all_amounts: bool = True) -> list[tuple[str, ...]]:
-    ctx = RuleContext(game, game.world, agent(game), "store", (), game.tick_index)
-    return game.engine.rules["store"].valid_params(ctx, all_amounts=all_amounts)
-
-
-def events(res: RuleResult) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events]
-
-
-def loc(kind: str, ident: str) -> dict[str, str]:
-    return {"kind": kind, "id": ident}
-
-
 # ----------------------------------------------------------------------------- success paths
 def test_hands_are_emptied_first_then_the_ground() -> None:
-    game = stage()
+    game = blank_game()
     inv = equip_inventory(game, {})
     give(game, "agent_0", "obj_pear", 1)
     put_on_ground(game, GATE, "obj_pear", 3)
-    res = act_tracked(game, "store 3 pear inventory")
+    res = act(game, "agent_0", "store 3 pear inventory", tracking=True)
     assert res.action_ok["agent_0"] and not res.invalid["agent_0"]
     assert res.feedback_keys("agent_0") == ["store.done"]
     assert res.feedback_text("agent_0") == "I stored 3 pear in my inventory."
@@ -112,7 +68,7 @@ def test_hands_are_emptied_first_then_the_ground() -> None:
 
 
 def test_from_hands_only_leaves_the_ground_alone() -> None:
-    game = stage()
+    game = blank_game()
     inv = equip_inventory(game, {"obj_cider": 1})
     give(game, "agent_0", "obj_pear", 2)
     put_on_ground(game, GATE, "obj_pear", 3)
@@ -130,33 +86,28 @@ def test_from_hands_only_leaves_the_ground_alone() -> None:
     ]
 
 
-@pytest.mark.parametrize("where", ["ground", "held", "equipped_by_name"])
+@pytest.mark.parametrize("where", ["ground", "held", "equipped"])  # equipped: by name
 def test_named_containers_in_reach(where: str) -> None:
     """The event's `container` is the name as typed (spec rule-framework 11)."""
-    game = stage()
-    make = {
-        "ground": lambda: crate_on_ground(game, GATE, {"obj_key": 1}),
-        "held": lambda: hold_crate(game, {"obj_key": 1}),
-        "equipped_by_name": lambda: equip_inventory(game, {"obj_key": 1}),
-    }[where]
-    cid = make()
+    game = blank_game()
+    cid = crate_in_reach(game, where, {"obj_key": 1})
     put_on_ground(game, GATE, "obj_pear", 2)
-    res = act_tracked(game, f"store 2 pear {name(game, cid)}")
+    res = act(game, "agent_0", f"store 2 pear {name_of(game, cid)}", tracking=True)
     assert res.feedback_keys("agent_0") == ["store.done"]
     assert game.world.containers[cid].items == {"obj_key": 1, "obj_pear": 2}
     assert events(res)[-1] == (
         "object_stored",
-        {"obj_id": "obj_pear", "container": name(game, cid), "amount": 2, "area_id": GATE},
+        {"obj_id": "obj_pear", "container": name_of(game, cid), "amount": 2, "area_id": GATE},
     )
     assert events(res)[0][1]["dst"] == loc("container", cid)
 
 
 def test_a_writable_instance_is_stored_as_itself() -> None:
-    game = stage()
+    game = blank_game()
     inv = equip_inventory(game, {})
     [label] = give(game, "agent_0", "obj_label")
     game.world.writables[label].text = "pears"
-    res = act(game, "agent_0", f"store 1 {name(game, label)} inventory")
+    res = act(game, "agent_0", f"store 1 {name_of(game, label)} inventory")
     assert res.feedback_keys("agent_0") == ["store.done"]
     assert game.world.containers[inv].items == {label: 1}
     assert game.world.writables[label].text == "pears"
@@ -186,15 +137,15 @@ def test_amount_shrinks_to_space_then_to_what_is_found(
     dest: str, contents: dict, obj: str, ground: int, requested: int, stored: int, keys: list
 ) -> None:
     """One load formula for the inventory and named containers (quirk 4 fixed)."""
-    game = stage()
+    game = blank_game()
     if dest == "inventory":
         cid, cname = equip_inventory(game, contents), "inventory"
     else:
         cid = crate_on_ground(game, GATE, contents)
-        cname = name(game, cid)
+        cname = name_of(game, cid)
     before = dict(game.world.containers[cid].items)
     put_on_ground(game, GATE, obj, ground)
-    res = act(game, "agent_0", f"store {requested} {name(game, obj)} {cname}")
+    res = act(game, "agent_0", f"store {requested} {name_of(game, obj)} {cname}")
     assert res.feedback_keys("agent_0") == keys
     assert res.action_ok["agent_0"]
     assert game.world.containers[cid].items.get(obj, 0) - before.get(obj, 0) == stored
@@ -203,7 +154,7 @@ def test_amount_shrinks_to_space_then_to_what_is_found(
 
 
 def test_clamp_feedback_names_the_numbers() -> None:
-    game = stage()
+    game = blank_game()
     equip_inventory(game, {"obj_pear": 13})
     put_on_ground(game, GATE, "obj_pear", 5)
     res = act(game, "agent_0", "store 4 pear inventory")
@@ -219,7 +170,7 @@ def test_clamp_feedback_names_the_numbers() -> None:
 def _base(game: Any) -> dict[str, str]:
     """agent_0 at the gate: 1 pear in hand, an inventory crate holding 2 cider, a crate on the
     ground and one in the rows; pears, a press, coins, an apron and a label on the ground; a key in
-    the rows."""
+    the rows. Not harness.container_base: storing takes from the hands and the ground."""
     inv = equip_inventory(game, {"obj_cider": 2})
     give(game, "agent_0", "obj_pear", 1)
     ground = crate_on_ground(game, GATE, {})
@@ -229,10 +180,10 @@ def _base(game: Any) -> dict[str, str]:
     [label] = put_on_ground(game, GATE, "obj_label")
     put_on_ground(game, ROWS, "obj_key")
     return {
-        "inv": name(game, inv),
-        "ground": name(game, ground),
-        "far": name(game, far),
-        "label": name(game, label),
+        "inv": name_of(game, inv),
+        "ground": name_of(game, ground),
+        "far": name_of(game, far),
+        "label": name_of(game, label),
         "ground_id": ground,
         "inv_id": inv,
     }
@@ -243,9 +194,7 @@ def _nothing(game: Any, ids: dict[str, str]) -> None:
 
 
 def _unequip(game: Any, ids: dict[str, str]) -> None:
-    body = agent(game)
-    del body.equipped[ids["inv_id"]]
-    body.inventory_id = None
+    detach_inventory(game)
 
 
 def _fill_inventory(game: Any, ids: dict[str, str]) -> None:
@@ -301,41 +250,23 @@ FAILURES = [
 
 @pytest.mark.parametrize(("setup", "command", "key"), FAILURES)
 def test_soft_failures_change_nothing(setup: Any, command: str, key: str) -> None:
-    game = stage()
+    game = blank_game()
     ids = _base(game)
     setup(game, ids)
-    before = state_of(game)
-    res = act(game, "agent_0", command.format(**ids))
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.action_ok["agent_0"] is False
-    assert res.invalid["agent_0"] is False
-    assert res.events == []
-    assert state_of(game) == before
+    check_refused(game, command.format(**ids), key)
 
 
 def test_the_base_stage_itself_allows_storing() -> None:
     """The counterpart of the failure table: the same stage accepts the nearby commands."""
-    game = stage()
+    game = blank_game()
     ids = _base(game)
     for command in ("store 3 pear inventory", "store 3 coin {ground}", "store 1 {label} {inv}"):
         assert act(game, "agent_0", command.format(**ids)).action_ok["agent_0"], command
 
 
-@pytest.mark.parametrize("command", ["store 1 pear", "store 1 pear inventory now", "store"])
-def test_wrong_parameter_count_is_invalid(command: str) -> None:
-    game = stage()
-    _base(game)
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] is True
-    assert res.action_ok["agent_0"] is False
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
-
-
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_lists_storables_once_per_destination_up_to_found_and_space() -> None:
-    game = stage()
+    game = blank_game()
     inv = equip_inventory(game, {})
     give(game, "agent_0", "obj_pear", 1)
     [label] = give(game, "agent_0", "obj_label")
@@ -344,55 +275,49 @@ def test_valid_params_lists_storables_once_per_destination_up_to_found_and_space
     put_on_ground(game, GATE, "obj_press", 1)  # size null: never listed
     ground = crate_on_ground(game, GATE, {"obj_pruner": 4, "obj_pear": 2})  # 1 free
     crate_on_ground(game, ROWS, {})  # out of reach: never listed
-    dests = ["inventory", name(game, inv), name(game, ground)]
+    dests = ["inventory", name_of(game, inv), name_of(game, ground)]
     expected = []
-    for obj, limits in (("pear", (3, 3, 1)), (name(game, label), (1, 1, 1)), ("coin", (3, 3, 3))):
+    for obj, limits in (
+        ("pear", (3, 3, 1)),
+        (name_of(game, label), (1, 1, 1)),
+        ("coin", (3, 3, 3)),
+    ):
         for cname, limit in zip(dests, limits, strict=True):
             expected += [(str(n), obj, cname) for n in range(1, limit + 1)]
-    assert valid(game) == expected
-    assert valid(game, all_amounts=False) == [t for t in expected if t[0] == "1"]
+    assert valid_params(game, "store") == expected
+    assert valid_params(game, "store", all_amounts=False) == [t for t in expected if t[0] == "1"]
 
 
 def test_valid_params_without_an_inventory_lists_only_named_containers() -> None:
     """Reference defect (observations-and-loop 10): `inventory` was listed with none equipped."""
-    game = stage()
+    game = blank_game()
     put_on_ground(game, GATE, "obj_key", 2)
-    assert valid(game) == []  # no destination at all
+    assert valid_params(game, "store") == []  # no destination at all
     held = hold_crate(game, {"obj_pruner": 5})  # full: only size-0 things would fit
-    assert valid(game) == []
+    assert valid_params(game, "store") == []
     put_on_ground(game, GATE, "obj_coin", 1)
-    assert valid(game) == [("1", "coin", name(game, held))]
+    assert valid_params(game, "store") == [("1", "coin", name_of(game, held))]
 
 
 def test_valid_params_never_offers_containers_or_stations() -> None:
     """Reference defect: containers (into themselves or others) and size-null items were listed."""
-    game = stage()
+    game = blank_game()
     equip_inventory(game, {})
     hold_crate(game, {})
     crate_on_ground(game, GATE, {})
     put_on_ground(game, GATE, "obj_press", 2)
-    assert valid(game) == []
+    assert valid_params(game, "store") == []
 
 
 # ----------------------------------------------------------------------------- exactness property
-STORABLE = ["obj_coin", "obj_pear", "obj_cider", "obj_key", "obj_pruner", "obj_apron", "obj_label"]
 ANYTHING = [*STORABLE, "obj_press", "obj_crate", "obj_quill"]
-CLAMP_KEYS = {"store.only_found", "store.only_space"}
-_GAME: list[Any] = []
 
 
-def random_contents(rng: random.Random) -> dict[str, int]:
-    return {d: rng.randint(1, 4) for d in rng.sample(STORABLE, rng.randint(0, 4))}
-
-
-def random_stage(seed: int) -> Any:
-    """A random storing situation, rebuilt identically for the same seed (one game, reset)."""
-    if not _GAME:
-        _GAME.append(make_game())
-    game = _GAME[0]
-    game.reset(0)
-    clear_world(game)
-    rng = random.Random(seed)
+def random_stage(game: Any, seed: int) -> Any:
+    """A random storing situation on a reused game, the same for the same seed. Not
+    `random_container_stage`: storing takes from the hands and the ground, so anything (stations and
+    crates too) lies there, in any number."""
+    rng = restage(game, seed)
     here = rng.choice([GATE, GATE, ROWS])
     move_to(game, "agent_0", here)
     for _ in range(rng.randint(0, 2)):
@@ -410,64 +335,17 @@ def random_stage(seed: int) -> Any:
     return game
 
 
-def near_names(game: Any) -> list[str]:
-    """Names of everything in reach (and inside), and of the crate in the vats and its contents."""
-    world, body = game.world, agent(game)
-    ids = [
-        *body.hands,
-        *body.equipped,
-        *world.areas[body.area_id].objects,
-        *world.areas[VATS].objects,
-    ]
-    for cid in list(ids):
-        if cid in world.containers:
-            ids += world.containers[cid].items
-    return [world.name_of(oid) for oid in dict.fromkeys(ids)] + ["inventory"]
-
-
-def pick(rng: random.Random, near: list[str], everything: list[str]) -> str:
-    return rng.choice(near if rng.random() < 0.7 else everything)
-
-
-def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
-    """Plausible commands: mostly names in reach, sometimes any name in the world (NPCs and areas
-    included), amounts 0..4 and a non-number."""
-    world, near = game.world, near_names(game)
-    everything = [
-        *world.obj_name_to_id,
-        *(a.name for a in world.areas.values()),
-        *world.npc_name_to_id,
-    ]
-    amounts = ["0", "1", "2", "3", "4", "x"]
-    return [
-        (rng.choice(amounts), pick(rng, near, everything), pick(rng, near, everything))
-        for _ in range(k)
-    ]
-
-
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds with exactly its amount; any other tuple fails, except an amount
     above the limit, which the spec clamps (7.8-10): it must then store a listed amount."""
-    checked = listed_total = 0
-    for seed in range(200):
-        listed = valid(random_stage(seed))
-        listed_total += len(listed)
-        assert valid(random_stage(seed), all_amounts=False) == [t for t in listed if t[0] == "1"]
-        rng = random.Random(1000 + seed)
-        near = [(str(int(t[0]) + 1), *t[1:]) for t in listed if rng.random() < 0.2]
-        for params in [*listed, *near, *candidates(random_stage(seed), rng, 8)]:
-            game = random_stage(seed)
-            res = act(game, "agent_0", ("store", params))
-            ok = res.action_ok["agent_0"]
-            assert not res.invalid["agent_0"]
-            if params in listed:
-                assert ok, (seed, params, res.feedback)
-                assert res.events[-1].data["amount"] == int(params[0])
-            elif ok:
-                assert CLAMP_KEYS & set(res.feedback_keys("agent_0")), (seed, params)
-                stored = (str(res.events[-1].data["amount"]), params[1], params[2])
-                assert stored in listed, (seed, params, stored)
-            else:
-                assert res.events == [] and len(res.feedback_keys("agent_0")) == 1
-            checked += 1
+    game = make_game()
+    checked, listed_total = check_valid_params_sampled(
+        "store",
+        lambda seed: random_stage(game, seed),
+        range(200),
+        partial(container_candidates, far_area=VATS),
+        tries=8,
+        clamp_keys=frozenset({"store.only_found", "store.only_space"}),
+        near_share=0.2,
+    )
     assert checked > 2000 and listed_total > 1000

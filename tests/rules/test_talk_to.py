@@ -6,14 +6,23 @@ Spec: actions.md section 10; valid actions per observations-and-loop section 10 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from harness import act, agent, clear_world, make_game, move_to, spawn_npc, state_of
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_exact,
+    events,
+    move_to,
+    restage,
+    spawn_npc,
+    state_of,
+)
 
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import Engagement
 
 HERE = "area_vault"
@@ -22,10 +31,7 @@ ELSEWHERE = "area_gate"
 
 @pytest.fixture
 def game() -> Game:
-    g = make_game()
-    clear_world(g)
-    move_to(g, "agent_0", HERE)
-    return g
+    return blank_game(at=HERE)
 
 
 def merchant(game: Game, area: str = HERE, **overrides: Any) -> Any:
@@ -55,9 +61,7 @@ def test_merchant_says_description_dialogue_and_prices(game: Game) -> None:
             "1 press (not for sale), 3 Unknown at 0 coin each.",
         ),
     ]
-    assert [(e.type, e.data) for e in res.events] == [
-        ("npc_talked_to", {"npc_id": npc.id, "area_id": HERE})
-    ]
+    assert events(res) == [("npc_talked_to", {"npc_id": npc.id, "area_id": HERE})]
     assert state_of(game) == before  # talking changes nothing
 
 
@@ -113,30 +117,12 @@ FAILURES = [
 
 @pytest.mark.parametrize(("case", "setup"), FAILURES, ids=[f[0] for f in FAILURES])
 def test_failures_leave_state_untouched(game: Game, case: str, setup: Any) -> None:
-    target = setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", ("talk to", [target]))
-    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
-    assert res.feedback_keys("agent_0") == ["talk_to.not_here"]
-    assert res.events == []
-    assert state_of(game) == before
-
-
-@pytest.mark.parametrize("command", ["talk to", "talk to cider_seller please"])
-def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
-    merchant(game)
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
+    check_refused(game, ("talk to", [setup(game)]), "talk_to.not_here")
 
 
 # ------------------------------------------------------------------ valid_params exactness
 def build_state(seed: int, g: Game) -> Game:
-    rng = random.Random(seed)
-    g.reset(0)  # reusing a Game skips loading the rule packs again
-    clear_world(g)
+    rng = restage(g, seed)
     areas = list(g.world.areas)
     move_to(g, "agent_0", rng.choice(areas))
     here = agent(g).area_id
@@ -152,28 +138,15 @@ def build_state(seed: int, g: Game) -> Game:
     return g
 
 
-def valid(g: Game) -> list[tuple[str, ...]]:
-    ctx = RuleContext(g, g.world, agent(g), "talk_to", (), g.tick_index)
-    return g.engine.rules["talk_to"].valid_params(ctx)
+def npc_names(g: Game) -> set[str]:
+    """Every NPC name (current and taken over), and names of no NPC."""
+    names = set(g.world.npc_name_to_id) | {n.name for n in g.world.npcs.values()}
+    return names | {"nobody", ""}
 
 
 @pytest.mark.parametrize("chunk", range(2))
 def test_valid_params_exact(chunk: int) -> None:
     """Listed tuples succeed on a fresh copy of the state; every other NPC name fails untouched."""
-    main, scratch = make_game(), make_game()
-    listed_total = 0
-    for seed in range(chunk * 75, chunk * 75 + 75):
-        g = build_state(seed, main)
-        listed = valid(g)
-        assert len(listed) == len(set(listed))
-        listed_total += len(listed)
-        for params in listed:
-            res = act(build_state(seed, scratch), "agent_0", ("talk to", list(params)))
-            assert res.action_ok["agent_0"], (seed, params)
-        names = set(g.world.npc_name_to_id) | {n.name for n in g.world.npcs.values()}
-        before = state_of(g)
-        for params in sorted({(n,) for n in names | {"nobody", ""}} - set(listed)):
-            res = act(g, "agent_0", ("talk to", list(params)))
-            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
-        assert state_of(g) == before, seed
+    seeds = range(chunk * 75, chunk * 75 + 75)
+    listed_total = check_valid_params_exact("talk_to", build_state, seeds, npc_names, "talk to")
     assert listed_total > 40

@@ -6,15 +6,26 @@ Spec: actions.md section 13; tracking kinds per dependency-tracker 2.1 (one `equ
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
-from harness import act, agent, clear_world, give, make_game, move_to, put_on_ground, state_of
+from harness import (
+    act,
+    agent,
+    blank_game,
+    check_refused,
+    check_valid_params_exact,
+    equip_inventory,
+    events,
+    give,
+    move_to,
+    put_on_ground,
+    restage,
+    state_of,
+    valid_params,
+)
 
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import add_count
 
 HAND = {"kind": "hand", "id": "agent_0"}
 EQUIP = {"kind": "equip", "id": "agent_0"}
@@ -22,28 +33,13 @@ EQUIP = {"kind": "equip", "id": "agent_0"}
 
 @pytest.fixture
 def game() -> Game:
-    g = make_game()
-    clear_world(g)
-    g.tracker = True
-    return g
+    return blank_game(tracking=True)
 
 
 def wear_apron(game: Game) -> None:
     a = agent(game)
     a.equipped["obj_apron"] = 1
     a.defense += 3
-
-
-def equip_inventory(game: Game, contents: dict[str, int] | None = None) -> str:
-    a = agent(game)
-    cid = game.world.new_instance("obj_crate")
-    a.equipped[cid], a.inventory_id = 1, cid
-    game.world.containers[cid].items.update(contents or {})
-    return cid
-
-
-def events(res: Any) -> list[tuple[str, dict]]:
-    return [(e.type, e.data) for e in res.events]
 
 
 def test_unequip_armour_gives_defense_back(game: Game) -> None:
@@ -128,38 +124,17 @@ FAILURES = [
 
 @pytest.mark.parametrize(("case", "setup", "key"), FAILURES, ids=[f[0] for f in FAILURES])
 def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: str) -> None:
-    target = setup(game)
-    before = state_of(game)
-    res = act(game, "agent_0", ("unequip", [target]))
-    assert not res.action_ok["agent_0"] and not res.invalid["agent_0"]
-    assert res.feedback_keys("agent_0") == [key]
-    assert res.events == []
-    assert state_of(game) == before
-
-
-@pytest.mark.parametrize("command", ["unequip", "unequip apron now"])
-def test_wrong_parameter_count_is_invalid(game: Game, command: str) -> None:
-    wear_apron(game)
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
+    check_refused(game, ("unequip", [setup(game)]), key)
 
 
 # ------------------------------------------------------------------ valid_params
-def valid(g: Game) -> list[tuple[str, ...]]:
-    ctx = RuleContext(g, g.world, agent(g), "unequip", (), g.tick_index)
-    return g.engine.rules["unequip"].valid_params(ctx)
-
-
 def test_valid_params_lists_equipped_when_a_hand_is_free(game: Game) -> None:
     cid = equip_inventory(game)
     wear_apron(game)
     give(game, "agent_0", "obj_pear")
-    assert valid(game) == [(game.world.name_of(cid),), ("apron",)]
+    assert valid_params(game, "unequip") == [(game.world.name_of(cid),), ("apron",)]
     give(game, "agent_0", "obj_pear")
-    assert valid(game) == []
+    assert valid_params(game, "unequip") == []
 
 
 ANY = ["obj_coin", "obj_pear", "obj_key", "obj_pruner", "obj_apron", "obj_crate", "obj_label"]
@@ -167,9 +142,7 @@ ANY = ["obj_coin", "obj_pear", "obj_key", "obj_pruner", "obj_apron", "obj_crate"
 
 def build_state(seed: int, g: Game) -> Game:
     """Random hands (up to 2 units), maybe an inventory and armour worn, things on the ground."""
-    rng = random.Random(seed)
-    g.reset(0)  # reusing a Game skips loading the rule packs again
-    clear_world(g)
+    rng = restage(g, seed)
     a, world = agent(g), g.world
     move_to(g, "agent_0", rng.choice(list(world.areas)))
     for _ in range(rng.randint(0, 3)):
@@ -177,29 +150,17 @@ def build_state(seed: int, g: Game) -> Game:
     for _ in range(rng.choice([0, 1, 1, 2])):
         give(g, "agent_0", rng.choice(ANY))
     if rng.random() < 0.6:
-        cid = equip_inventory(g)
-        add_count(world.containers[cid].items, "obj_apron", 1)
+        equip_inventory(g, {"obj_apron": 1})
     if rng.random() < 0.6:
         wear_apron(g)
     return g
 
 
+def object_names(g: Game) -> list[str]:
+    return [*g.world.obj_name_to_id, "nothing"]
+
+
 def test_valid_params_exact() -> None:
     """Listed tuples succeed on a fresh copy of the state; every other object name fails and
     leaves the state untouched."""
-    main, scratch = make_game(), make_game()
-    listed_total = 0
-    for seed in range(200):
-        g = build_state(seed, main)
-        listed = valid(g)
-        assert len(listed) == len(set(listed))
-        listed_total += len(listed)
-        for params in listed:
-            res = act(build_state(seed, scratch), "agent_0", ("unequip", list(params)))
-            assert res.action_ok["agent_0"], (seed, params)
-        before = state_of(g)
-        for params in sorted({(n,) for n in [*g.world.obj_name_to_id, "nothing"]} - set(listed)):
-            res = act(g, "agent_0", ("unequip", list(params)))
-            assert not res.action_ok["agent_0"] and not res.invalid["agent_0"], (seed, params)
-        assert state_of(g) == before, seed
-    assert listed_total > 100
+    assert check_valid_params_exact("unequip", build_state, range(200), object_names) > 100

@@ -6,25 +6,15 @@ Spec: actions.md section 1.
 from __future__ import annotations
 
 import pytest
-from harness import act, agent, clear_world, make_game, move_to, spawn_npc, state_of
+from harness import act, agent, blank_game, engaged_wasp, state_of, valid_params
 
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import Engagement
 
 
 @pytest.fixture
 def game() -> Game:
-    g = make_game()
-    clear_world(g)
-    move_to(g, "agent_0", "area_rows")
-    return g
-
-
-def engage(game: Game) -> str:
-    npc = spawn_npc(game, "npc_wasp", "area_rows")
-    agent(game).combats[npc.id] = Engagement(1, "area_rows")
-    return npc.id
+    return blank_game(at="area_rows")
 
 
 @pytest.mark.parametrize(
@@ -41,7 +31,7 @@ def test_wait_table(
     game: Game, in_combat: bool, stamina: float, streak: int, stamina_after: float, key: str
 ) -> None:
     a = agent(game)
-    npc_id = engage(game) if in_combat else None
+    npc_id = engaged_wasp(game, "area_rows", rhythm_index=1).id if in_combat else None
     a.stamina, a.consecutive_attacks = stamina, streak
     before = state_of(game)
     res = act(game, "agent_0", "wait")
@@ -58,19 +48,6 @@ def test_wait_table(
     assert after == before
 
 
-@pytest.mark.parametrize("command", ["wait 1", "wait a b"])
-def test_wrong_parameter_count_is_invalid_and_does_not_wait(game: Game, command: str) -> None:
-    """A wrong arity is invalid and does nothing (not even the wait effects; spec 8.3 quirk)."""
-    engage(game)
-    agent(game).stamina, agent(game).consecutive_attacks = 0.2, 4
-    before = state_of(game)
-    res = act(game, "agent_0", command)
-    assert res.invalid["agent_0"] and not res.action_ok["agent_0"]
-    assert res.feedback_keys("agent_0") == ["invalid.param_count"]
-    assert state_of(game) == before
-
-
 def test_valid_params_lists_the_bare_command(game: Game) -> None:
     """`wait` always succeeds: its one valid tuple is () (spec obs 10: always listed)."""
-    ctx = RuleContext(game, game.world, agent(game), "wait", (), game.tick_index)
-    assert game.engine.rules["wait"].valid_params(ctx) == [()]
+    assert valid_params(game, "wait") == [()]

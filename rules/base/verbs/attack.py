@@ -14,7 +14,7 @@ never fights back still counts in the streak and tires.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, Engagement
 from agentodyssey_pz.world.entities import Npc
@@ -47,6 +47,7 @@ class Attack(BaseActionRule):
         "Attack someone here; a defending enemy takes only 10% damage, and attacking again and "
         "again tires me (weaker blows) until I wait or defend."
     )
+    catalogue = CatalogueShape("npc", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -18,7 +18,7 @@ Reference quirks fixed and interpretations:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores, remove_count
 from agentodyssey_pz.world.entities import Npc
@@ -87,6 +87,7 @@ class Buy(BaseActionRule):
     params = ("amount", "obj_name", "npc_name")
     param_min = param_max = 3
     description = "Buy items from a merchant here with the coins I carry; they land on the ground."
+    catalogue = CatalogueShape("tradable", name=1, amount=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, add_count, carried_stores, remove_count
 from agentodyssey_pz.world.entities import Area
@@ -186,6 +186,7 @@ class Craft(BaseActionRule):
     description = (
         "Make items from ingredients I carry, at the stations here; they land on the ground."
     )
+    catalogue = CatalogueShape("craftable", name=1, amount=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -3,7 +3,7 @@ missing stamina. Rule pack `base`; spec actions.md section 2."""
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
 STAMINA_RECOVERY = 0.5  # share of the missing stamina recovered by defending in combat
@@ -13,6 +13,7 @@ class Defend(BaseActionRule):
     name = "defend"
     verb = "defend"
     description = "Brace: attacks on me this turn deal a tenth of their damage."
+    catalogue = CatalogueShape("none")
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor

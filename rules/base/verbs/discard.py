@@ -11,7 +11,7 @@ ours lists containers in reach and every entry in them, instances included.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import ContainerInstance
 
@@ -25,6 +25,7 @@ class Discard(BaseActionRule):
     params = ("amount", "obj_name", "container_name")
     param_min = param_max = 3
     description = "Take items out of my inventory or a container and leave them on the ground here."
+    catalogue = CatalogueShape("storable", name=1, amount=0, container=2)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -98,4 +99,15 @@ class Discard(BaseActionRule):
             for cname, container in reachable_containers(world, ctx.actor)
             for name, _, count in contents_by_name(world, container)
             for n in amount_range(count, all_amounts)
+        ]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """`discard 1 <kind> inventory` entries: the inventory's items."""
+        agent, world = ctx.actor, ctx.world
+        if agent.inventory_id is None:
+            return []
+        inventory = world.containers[agent.inventory_id]
+        return [
+            (world.def_of(oid).id, (ONE, name, INVENTORY))
+            for name, oid, _ in contents_by_name(world, inventory)
         ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import remove_count
 
@@ -15,6 +15,7 @@ class Drop(BaseActionRule):
     params = ("object_name",)
     param_min = param_max = 1
     description = "Put one unit of something I hold down on the ground."
+    catalogue = CatalogueShape("object", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -9,7 +9,7 @@ and breaks doing so. I cannot leave while an engaged enemy stands in this area.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, remove_count
 from agentodyssey_pz.world.graph import KEY, LOCKED, OWNER
@@ -67,6 +67,7 @@ class Enter(BaseActionRule):
     description = (
         "Walk to a neighbouring area; a locked path needs its key (or a lockpick) in hand."
     )
+    catalogue = CatalogueShape("area", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -10,7 +10,7 @@ separate `armor` kind strands tokens; dependency-tracker 2.1).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.world import World
@@ -49,6 +49,7 @@ class Equip(BaseActionRule):
     params = ("obj_name",)
     param_min = param_max = 1
     description = "Equip something I hold: a container becomes my inventory, armour protects me."
+    catalogue = CatalogueShape("equippable", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

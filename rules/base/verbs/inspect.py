@@ -11,7 +11,7 @@ definition id, so writable instances show their uses; every load is `agents.cont
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, container_load, held_containers
 from agentodyssey_pz.world.entities import ContainerInstance
@@ -88,6 +88,7 @@ class Inspect(BaseActionRule):
     params = ("object_name",)
     param_min = param_max = 1
     description = "Look closely at my inventory, a container, or something I hold or see."
+    catalogue = CatalogueShape("object", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -6,7 +6,7 @@ included (a container keeps its contents).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import add_count
 
@@ -19,6 +19,7 @@ class PickUp(BaseActionRule):
     params = ("object_name",)
     param_min = param_max = 1
     description = "Pick one unit of an object up from the ground (two hands: two units at most)."
+    catalogue = CatalogueShape("object", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -17,7 +17,7 @@ Reference quirks fixed and interpretations:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
@@ -97,6 +97,7 @@ class Sell(BaseActionRule):
     params = ("amount", "obj_name", "npc_name")
     param_min = param_max = 3
     description = "Sell carried items to a merchant here for half their value; coins drop here."
+    catalogue = CatalogueShape("tradable", name=1, amount=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -17,7 +17,12 @@ Quirks fixed:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import (
+    ONE,
+    BaseActionRule,
+    CatalogueShape,
+    RuleResult,
+)
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import ContainerInstance
@@ -93,6 +98,7 @@ class Store(BaseActionRule):
     params = ("amount", "obj_name", "container_name")
     param_min = param_max = 3
     description = "Put items from my hands or the ground here into my inventory or a container."
+    catalogue = CatalogueShape("storable", name=1, amount=0, container=2)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -192,3 +198,21 @@ class Store(BaseActionRule):
                 limit = found if not obj.size else min(found, free // obj.size)
                 listed += [(str(n), name, cname) for n in amount_range(limit, all_amounts)]
         return listed
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """`store 1 <kind> inventory` entries (the same test as `valid_params`, only the equipped
+        inventory as destination: the catalogue has no other)."""
+        agent, world = ctx.actor, ctx.world
+        if agent.inventory_id is None:
+            return []
+        free = free_space(world, world.containers[agent.inventory_id])
+        ground = world.areas[agent.area_id].objects
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for oid in dict.fromkeys([*agent.hands, *ground]):
+            obj = world.find_def(oid)
+            if obj is None or obj.is_container or obj.size is None:
+                continue
+            name = names_itself(world, oid)
+            if name is not None and (not obj.size or free >= obj.size):
+                out.append((obj.id, (ONE, name, INVENTORY)))
+        return out

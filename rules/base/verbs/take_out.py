@@ -13,7 +13,7 @@ nothing while both hands are full.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
 from ..carrying import INVENTORY, container_loc, hand_loc, move_units
@@ -28,6 +28,7 @@ class TakeOut(BaseActionRule):
     params = ("obj_name", "container_name")
     param_min = param_max = 2
     description = "Take one item out of my inventory or a container into my hands."
+    catalogue = CatalogueShape("storable", name=0, container=1)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -78,4 +79,15 @@ class TakeOut(BaseActionRule):
             (name, cname)
             for cname, container in reachable_containers(world, agent)
             for name, _, _ in contents_by_name(world, container)
+        ]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """`take out <kind> inventory` entries: the inventory's items, while a hand is free."""
+        agent, world = ctx.actor, ctx.world
+        if agent.hands_full or agent.inventory_id is None:
+            return []
+        inventory = world.containers[agent.inventory_id]
+        return [
+            (world.def_of(oid).id, (name, INVENTORY))
+            for name, oid, _ in contents_by_name(world, inventory)
         ]

@@ -10,7 +10,7 @@ not for sale instead of a price of None.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
@@ -41,6 +41,7 @@ class TalkTo(BaseActionRule):
     params = ("npc_name",)
     param_min = param_max = 1
     description = "Talk to someone here: hear what they say (merchants also list their prices)."
+    catalogue = CatalogueShape("npc", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

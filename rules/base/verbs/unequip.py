@@ -9,7 +9,7 @@ dependency-tracker 2.1).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
 from ..carrying import equip_loc, hand_loc, move_units
@@ -21,6 +21,7 @@ class Unequip(BaseActionRule):
     params = ("obj_name",)
     param_min = param_max = 1
     description = "Take off something I have equipped and hold it (needs a free hand)."
+    catalogue = CatalogueShape("equippable", name=0)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -5,7 +5,7 @@ Rule pack `base`; spec actions.md section 1.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
 FULL_STAMINA = 1.0
@@ -15,6 +15,7 @@ class Wait(BaseActionRule):
     name = "wait"
     verb = "wait"
     description = "Do nothing for a turn; in a fight, recover all stamina."
+    catalogue = CatalogueShape("none")
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor

@@ -1,0 +1,65 @@
+"""Each verb's fast `mask_targets` equals what its own `valid_params` implies for the catalogue.
+
+The catalogue entry of a verb is its canonical discrete form (amount "1", container "inventory");
+`BaseActionRule.mask_targets` derives those entries from `valid_params`. Verbs may override it for
+speed; this checks every override against the derivation in hundreds of random states on every
+bundled world, so action masks stay exactly as valid as the valid-action lists.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from harness import act, give, make_game
+from worlds_helper import bundled_worlds
+
+from agentodyssey_pz.observe.masks import valid_actions
+from agentodyssey_pz.rules.base import BaseActionRule
+from agentodyssey_pz.rules.context import RuleContext
+
+
+def derived(rule: BaseActionRule, ctx: RuleContext) -> set:
+    return {(t, tuple(p)) for t, p in BaseActionRule.mask_targets(rule, ctx)}
+
+
+def overriding_verbs(game) -> list[str]:
+    return [
+        verb
+        for verb, rule in game.engine.rules.items()
+        if type(rule).mask_targets is not BaseActionRule.mask_targets
+    ]
+
+
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_overrides_equal_the_derivation_from_valid_params(world: str) -> None:
+    game = make_game(world, agents=3, seed=7, tutorial=False)
+    verbs = overriding_verbs(game)
+    assert verbs, "no verb overrides mask_targets: this test would check nothing"
+    rng = random.Random(world)
+    bag = next(o.id for o in game.world.objects.values() if o.is_container)
+    loose = [o.id for o in game.world.objects.values() if o.size and not o.is_instanced]
+    for agent_id in game.agent_ids[:2]:  # two agents wear a bag: inventories get exercised
+        (bag_id,) = give(game, agent_id, bag)
+        assert act(game, agent_id, f"equip {game.world.containers[bag_id].name}").action_ok[
+            agent_id
+        ]
+        for oid in rng.sample(loose, 4):
+            game.world.areas[game.agents[agent_id].area_id].add_objects(oid, rng.randint(1, 5))
+    compared = 0
+    for _ in range(300):
+        for agent_id in game.agent_ids:
+            ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+            for verb in verbs:
+                ctx.action = verb
+                rule = game.engine.rules[verb]
+                fast = {(t, tuple(p)) for t, p in rule.mask_targets(ctx)}
+                assert fast == derived(rule, ctx), (world, game.tick_index, agent_id, verb)
+                compared += len(fast)
+        actions = {}
+        for agent_id in game.agent_ids:
+            listed = valid_actions(game, agent_id)  # uniform over verbs, then over commands
+            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
+        if game.tick(actions).terminated:
+            break
+    assert compared > 200  # the walk reached states where the overridden verbs had entries
