@@ -2,8 +2,7 @@
 
 A leaf module (any layer may import it). Installed, `worlds/` and `rules/` ship inside the package
 (`agentodyssey_pz/_bundled/`, see pyproject.toml) and are found with importlib.resources; from a
-source
-checkout without installing, the repository's own top-level folders are used.
+source checkout without installing, the repository's own top-level folders are used.
 """
 
 from __future__ import annotations

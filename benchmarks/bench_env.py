@@ -1,13 +1,11 @@
 """Throughput of the PettingZoo env: steps and agent-steps per second, reset time, memory.
 
-Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3] [--world
-default]
+Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
        python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
-actions;
-text mode returns text observations, takes text commands chosen from the valid-action list, and puts
-that list in the infos (valid_actions_in_info), as a language agent would use the env.
+actions; text mode returns text observations, takes text commands chosen from the valid-action list,
+and puts that list in the infos (valid_actions_in_info), as a language agent would use the env.
 Medians over `--runs`; timings are wall clock on this machine.
 """
 

@@ -1,10 +1,8 @@
-"""`EnvConfig`: every setting of the PettingZoo env in one attrs class, with Neural MMO-style
-presets.
+"""`EnvConfig`: every setting of the PettingZoo env in one attrs class, with Neural MMO presets.
 
 Layer: adapter. Keyword names are the ones users type (`parallel_env(world=..., num_agents=...)`).
 Invalid values raise `ConfigError` naming the field. Presets name a procedural world and a team
-size;
-keywords override them.
+size; keywords override them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 Layer: adapter. Text lives under a key of the Dict observation, never as a top-level `Text` space
 (PettingZoo's AEC checks and SuperSuit reject that). The text charset covers every character the
-game
-prints: printable ASCII, the newline, and every character of the world's and quests' texts;
+game prints: printable ASCII, the newline, and every character of the world's and quests' texts;
 anything else an agent writes is shown as `?` (`sanitize`).
 """
 

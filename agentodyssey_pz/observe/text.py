@@ -1,9 +1,8 @@
 """The text observation of one agent, for language agents (spec observations-and-loop 8).
 
-Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback, what
-I
-hold, what I wear, what lies here, who is here (NPCs, then other agents), level, attack, defense,
-health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
+Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback,
+what I hold, what I wear, what lies here, who is here (NPCs, then other agents), level, attack,
+defense, health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
 `Current Time:`, `Current Location:` and `Neighboring areas:` are fixed tokens agents may parse.
 """
 

@@ -1,9 +1,7 @@
-"""`parse_action`: free text -> a canonical command (verb id, parameters), or a reason it is not
-one.
+"""`parse_action`: free text -> a canonical command (verb id, parameters), or why it is not one.
 
 Layer: rule framework. The longest known verb phrase that starts the text (case-insensitively) and
-is
-followed by whitespace or the end wins; the rest is split with POSIX shell rules, so quotes group
+is followed by whitespace or the end wins; the rest is split with POSIX shell rules, so quotes group
 words (`write "hello world" note_2`). Hostile input - empty text, control characters, unbalanced
 quotes, text longer than `MAX_COMMAND_LENGTH` - gives a `ParseFailure`, never an exception.
 """

@@ -1,10 +1,8 @@
 """Runtime records of a world: areas, places, NPC instances, container and writable instances.
 
 Layer: world core. These are the mutable state the rules change every tick, so they are slotted
-attrs
-classes holding plain dicts and lists (cheap to read, JSON-friendly to save). Definitions (what a
-thing
-*is*) stay in the frozen schema records; these hold what a thing's copy *has* right now.
+attrs classes holding plain dicts and lists (cheap to read, JSON-friendly to save). Definitions
+(what a thing *is*) stay in the frozen schema records; these hold what a thing's copy *has* now.
 """
 
 from __future__ import annotations

@@ -1,16 +1,14 @@
 """Quest data: the main quest as chapters of stages, declared in JSON and run by one generic engine.
 
-Layer: world core. A world folder's `quests.json` (or a `quests` key in the world definition) holds
-a
-`main_quest` section; `side_quests` and `tutorial` sections are read by their own modules
-(`side_quest_data.py`, `tutorial_data.py`). Loading validates everything with JSON paths, like the
-world loader, and `inject` adds the NPCs and objects a quest needs to the definition before
+Layer: world core. A world folder's `quests.json` (or a `quests` key in the world definition)
+holds a `main_quest` section; `side_quests` and `tutorial` sections are read by their own modules
+(`side_quest_data.py`, `tutorial_data.py`). Loading validates everything with JSON paths, like
+the world loader, and `inject` adds the NPCs and objects a quest needs to the definition before
 synthesis.
 
 Values in conditions and effects that start with `$` name a quest variable: set up once per episode
 by `setup` (areas picked from the map, NPCs placed, literal words), or built in: `$guide` (the
-agent's
-guide NPC) and `$spawn` (the spawn area). Objective texts may use `{name}` for any variable.
+agent's guide NPC) and `$spawn` (the spawn area). Objective texts may use `{name}` for any variable.
 """
 
 from __future__ import annotations

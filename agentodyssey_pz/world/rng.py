@@ -1,10 +1,9 @@
 """Random generators: the synthesis streams derived from a seed, and JSON export of generator state.
 
 Layer: world core. Everything random in this package draws from a `random.Random` that is created
-here
-from a seed and kept in the game state; nothing touches the process-wide `random` module. CPython's
-Mersenne Twister is used on purpose: the reference engine's exact call sequence then reproduces its
-worlds seed for seed.
+here from a seed and kept in the game state; nothing touches the process-wide `random` module.
+CPython's Mersenne Twister is used on purpose: the reference engine's exact call sequence then
+reproduces its worlds seed for seed.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """World-definition schema: frozen attrs records for the JSON format, and the cattrs converter.
 
 Layer: world core. Every key of the format (see the spec's world-definition document) is a field
-here;
-keys the format does not know are kept in each record's `extras` and written back on unstructure, so
-a definition round-trips. A field whose absence means something different from any value it could
-hold (an area's `light`, an NPC's `combat_pattern` ...) is `None` when absent and is omitted again
-on
-output.
+here; keys the format does not know are kept in each record's `extras` and written back on
+unstructure, so a definition round-trips. A field whose absence means something different from any
+value it could hold (an area's `light`, an NPC's `combat_pattern` ...) is `None` when absent and is
+omitted again on output.
 
 Structuring is strict: a string is never coerced to a number, a number never to a bool. Type errors
 are collected by cattrs' detailed validation; `validate.py` turns them into path-tagged problems.

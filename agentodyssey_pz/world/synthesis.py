@@ -2,8 +2,7 @@
 
 Layer: world core. Each stage draws only from its own generator (see `rng.py`) and makes exactly the
 reference's sequence of calls, so a definition that uses the base generator gives the reference's
-world
-for the same seed: same objects per area, NPC instances (level, hp, attack, coins, inventory),
+world for the same seed: same objects per area, NPC instances (level, hp, attack, coins, inventory),
 paths with their locks and keys, and instance ids. Section numbers below refer to the spec's
 world-synthesis document.
 

@@ -1,10 +1,8 @@
 """Loading and validating world definitions: JSON -> checked, frozen `WorldDefinition`.
 
 Layer: world core. Every problem is collected (type errors from the cattrs converter, then the
-semantic
-checks of `checks.py`) and reported at once in one `WorldDefinitionError`, each with its JSON path.
-A
-definition with errors is never returned half-built.
+semantic checks of `checks.py`) and reported at once in one `WorldDefinitionError`, each with its
+JSON path. A definition with errors is never returned half-built.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """Quest NPCs that exist per agent: guides (who publish objectives) and bosses.
 
 Rule pack `base`. Each agent has its own guide instance (fixing the reference, where one shared
-guide
-was renamed and moved between agents, spec step-rules 6.5 and 8.6) and its own instance of each
-boss,
-so agents progress independently. Guides are invincible quest NPCs (non-enemy + quest: `attack`
-refuses them). These NPCs are built directly from their prototypes: no random draws.
+guide was renamed and moved between agents, spec step-rules 6.5 and 8.6) and its own instance of
+each boss, so agents progress independently. Guides are invincible quest NPCs (non-enemy + quest:
+`attack` refuses them). These NPCs are built directly from their prototypes: no random draws.
 """
 
 from __future__ import annotations

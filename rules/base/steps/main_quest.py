@@ -1,17 +1,16 @@
 """`main_quest_step` (priority 2): runs the world's main quest, declared as data, for every agent.
 
 Rule pack `base`; spec step-rules section 8. Chapters run in linear mode (stage after stage) or,
-when
-any stage has `requires`, as a goal graph (every stage whose requirements are done is active; stages
-without conditions close when their requirements do). Each agent has its own progress, guide and
-bosses, so any number of agents progress at their own speed. Quest variables are set up once per
+when any stage has `requires`, as a goal graph (every stage whose requirements are done is active;
+stages without conditions close when their requirements do). Each agent has its own progress, guide
+and bosses, so any number of agents progress at their own speed. Quest variables are set up once per
 episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
 
 Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a
-stage's
-`spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no quest can
-soft-lock (8.7); boss modifiers are recomputed from the base stats every tick (8.7); every completed
-stage emits `quest_stage_advanced` unless `GameConfig.reward_final_quest_stages` is False (8.8).
+stage's `spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no
+quest can soft-lock (8.7); boss modifiers are recomputed from the base stats every tick (8.7);
+every completed stage emits `quest_stage_advanced` unless `GameConfig.reward_final_quest_stages`
+is False (8.8).
 """
 
 from __future__ import annotations

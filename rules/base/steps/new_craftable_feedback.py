@@ -2,8 +2,7 @@
 
 Rule pack `base`; spec step-rules.md section 4. "Carries" = hands, equipped items, the inventory and
 containers held in hand (as `possession` counts them); the ground does not count. Every newly
-carried definition
-id joins `agent.acquired`, ingredient or not.
+carried definition id joins `agent.acquired`, ingredient or not.
 
 Fixed reference quirks (spec section 4): feedback and the `new_crafting_recipe_seen` event come only
 when something is new (the reference emits an empty line and an empty event every tick), one line
