@@ -260,7 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(argv or ["evaluate"])  # no arguments: the default evaluation
+    # No sub-command (nothing, or options only): the evaluation, e.g. `agentodyssey-pz --workers 2`.
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv = ["evaluate", *argv]
+    args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except DataError as exc:

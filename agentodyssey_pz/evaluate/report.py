@@ -1,0 +1,372 @@
+"""The evaluation report: its JSON schema, how it is built, checked and printed as a table.
+
+Side module (evaluation). A report (`format` "agentodyssey_pz.evaluation", `version` 1) holds:
+
+- `config`: world, episodes, steps, num_agents, policies (names, in the order given),
+  assignment (agent -> policy), seed, seeds (one per episode: seed + e), env (the parallel_env
+  settings).
+- `episodes`: per episode: episode, seed, ticks, terminated, trajectory (log path or null),
+  ranking (agent -> 1-based rank by score_total, ties share a rank), agents (agent -> metrics).
+  Agent metrics: policy, steps, reward (the eight components and the four totals, summed over the
+  episode), score_total, areas_explored, objects_crafted (distinct kinds), deaths, quest_stages,
+  quest_complete, verbs (verb -> times used), action_entropy_bits (over verbs used),
+  invalid_actions and invalid_action_rate (unparsable or unknown commands), ineffective_actions and
+  ineffective_action_rate (actions that did not take effect), timing.
+- `agents`: per agent over all episodes: policy, samples, mean (the scalar metrics, reward means,
+  score_total_std; quest_complete's mean is a completion rate).
+- `policies`: per policy, best first: rank, agents, samples, mean (as above), rating (OpenSkill
+  Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma, matches), timing.
+- `curves`: `ticks` and `score_total` (policy -> mean cumulative score_total after each tick).
+- `timing`: wall_seconds, ticks_per_second, agent_steps_per_second, workers.
+
+Every `timing` object (and `workers`) varies between runs; `without_timing` drops them, and the
+rest of a report is a function of the config alone. `schema()` returns the JSON Schema;
+`validate(report)` checks a report against it and lists every problem.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agentodyssey_pz.evaluate.metrics import (
+    REWARD_KEYS,
+    SCALAR_METRICS,
+    mean_curve,
+    mean_metrics,
+)
+from agentodyssey_pz.evaluate.ratings import competition_ranks, leaderboard, rate_matches
+from agentodyssey_pz.evaluate.runner import EvalConfig, policy_name
+
+FORMAT = "agentodyssey_pz.evaluation"
+VERSION = 1
+
+
+def build_report(
+    config: EvalConfig, episodes: Sequence[Mapping[str, Any]], wall_seconds: float
+) -> dict[str, Any]:
+    names = config.policy_names()
+    assignment = {agent: policy_name(spec) for agent, spec in config.assignment().items()}
+    episode_part = [_episode_entry(ep) for ep in episodes]
+    samples: dict[str, list[Mapping[str, Any]]] = {}
+    for ep in episode_part:
+        for agent, metrics in ep["agents"].items():
+            samples.setdefault(agent, []).append(metrics)
+    agents = {
+        agent: {
+            "policy": assignment[agent],
+            "samples": len(samples.get(agent, [])),
+            "mean": mean_metrics(samples.get(agent, [])),
+        }
+        for agent in assignment
+    }
+    matches = [
+        [(m["policy"], m["score_total"]) for m in ep["agents"].values()] for ep in episode_part
+    ]
+    ratings = rate_matches(matches, names)
+    policies: dict[str, Any] = {}
+    for rank, name in enumerate(leaderboard(ratings), start=1):
+        mine = [a for a, p in assignment.items() if p == name]
+        policy_samples = [m for a in mine for m in samples.get(a, [])]
+        steps = sum(m["steps"] for m in policy_samples)
+        seconds = sum(m["timing"]["policy_seconds"] for m in policy_samples)
+        policies[name] = {
+            "rank": rank,
+            "agents": mine,
+            "samples": len(policy_samples),
+            "mean": mean_metrics(policy_samples),
+            "rating": ratings[name],
+            "timing": {"policy_seconds": seconds, "steps_per_second": steps / max(seconds, 1e-9)},
+        }
+    curves = {
+        name: mean_curve(
+            [ep["curves"][a] for ep in episodes for a in assignment if assignment[a] == name]
+        )
+        for name in policies
+    }
+    ticks = sum(ep["ticks"] for ep in episodes)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": {
+            "world": config.world,
+            "episodes": config.episodes,
+            "steps": config.steps,
+            "num_agents": config.num_agents,
+            "policies": names,
+            "assignment": assignment,
+            "seed": config.seed,
+            "seeds": config.seeds(),
+            "env": config.env_settings(),
+        },
+        "episodes": episode_part,
+        "agents": agents,
+        "policies": policies,
+        "curves": {"ticks": config.steps, "score_total": curves},
+        "timing": {
+            "wall_seconds": wall_seconds,
+            "ticks_per_second": ticks / max(wall_seconds, 1e-9),
+            "agent_steps_per_second": ticks * config.num_agents / max(wall_seconds, 1e-9),
+            "workers": config.workers,
+        },
+    }
+
+
+def _episode_entry(episode: Mapping[str, Any]) -> dict[str, Any]:
+    agents = episode["agents"]
+    ranks = competition_ranks([float(m["score_total"]) for m in agents.values()])
+    return {
+        "episode": episode["episode"],
+        "seed": episode["seed"],
+        "ticks": episode["ticks"],
+        "terminated": episode["terminated"],
+        "trajectory": episode["trajectory"],
+        "ranking": dict(zip(agents, ranks, strict=True)),
+        "agents": dict(agents),
+        "timing": dict(episode["timing"]),
+    }
+
+
+def without_timing(report: Any) -> Any:
+    """A copy without anything that varies between identical runs (timing, log paths)."""
+    if isinstance(report, Mapping):
+        return {
+            k: without_timing(v) for k, v in report.items() if k not in ("timing", "trajectory")
+        }
+    if isinstance(report, list):
+        return [without_timing(v) for v in report]
+    return report
+
+
+# ---------------------------------------------------------------------- schema and validation
+def _obj(properties: Mapping[str, Any], *, extra: Any = False) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(properties),
+        "additionalProperties": extra,
+    }
+
+
+def _map(values: Any) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": values}
+
+
+COUNT = {"type": "integer", "minimum": 0}
+NUMBER = {"type": "number"}
+RATE = {"type": "number", "minimum": 0, "maximum": 1}
+STRING = {"type": "string"}
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a report."""
+    reward_int = _obj({key: {"type": "integer"} for key in REWARD_KEYS})
+    reward_num = _obj(dict.fromkeys(REWARD_KEYS, NUMBER))
+    agent_episode = _obj(
+        {
+            "policy": STRING,
+            "steps": COUNT,
+            "reward": reward_int,
+            "score_total": {"type": "integer"},
+            "areas_explored": COUNT,
+            "objects_crafted": COUNT,
+            "deaths": COUNT,
+            "quest_stages": COUNT,
+            "quest_complete": {"type": "boolean"},
+            "verbs": _map(COUNT),
+            "action_entropy_bits": {"type": "number", "minimum": 0},
+            "invalid_actions": COUNT,
+            "invalid_action_rate": RATE,
+            "ineffective_actions": COUNT,
+            "ineffective_action_rate": RATE,
+            "timing": _obj({"policy_seconds": NUMBER, "steps_per_second": NUMBER}),
+        }
+    )
+    mean = _obj(
+        {**dict.fromkeys(SCALAR_METRICS, NUMBER), "reward": reward_num, "score_total_std": NUMBER}
+    )
+    episode = _obj(
+        {
+            "episode": COUNT,
+            "seed": {"type": "integer"},
+            "ticks": COUNT,
+            "terminated": {"type": "boolean"},
+            "trajectory": {"type": ["string", "null"]},
+            "ranking": _map({"type": "integer", "minimum": 1}),
+            "agents": _map(agent_episode),
+            "timing": _obj({"seconds": NUMBER, "env_seconds": NUMBER, "ticks_per_second": NUMBER}),
+        }
+    )
+    policy = _obj(
+        {
+            "rank": {"type": "integer", "minimum": 1},
+            "agents": {"type": "array", "items": STRING},
+            "samples": COUNT,
+            "mean": mean,
+            "rating": _obj(
+                {
+                    "mu": NUMBER,
+                    "sigma": {"type": "number", "minimum": 0},
+                    "ordinal": NUMBER,
+                    "matches": COUNT,
+                }
+            ),
+            "timing": _obj({"policy_seconds": NUMBER, "steps_per_second": NUMBER}),
+        }
+    )
+    config = _obj(
+        {
+            "world": STRING,
+            "episodes": {"type": "integer", "minimum": 1},
+            "steps": {"type": "integer", "minimum": 1},
+            "num_agents": {"type": "integer", "minimum": 1},
+            "policies": {"type": "array", "items": STRING},
+            "assignment": _map(STRING),
+            "seed": {"type": "integer"},
+            "seeds": {"type": "array", "items": {"type": "integer"}},
+            "env": {"type": "object"},
+        }
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "agentodyssey_pz evaluation report",
+        **_obj(
+            {
+                "format": {"const": FORMAT},
+                "version": {"const": VERSION},
+                "config": config,
+                "episodes": {"type": "array", "items": episode},
+                "agents": _map(_obj({"policy": STRING, "samples": COUNT, "mean": mean})),
+                "policies": _map(policy),
+                "curves": _obj(
+                    {
+                        "ticks": COUNT,
+                        "score_total": _map({"type": "array", "items": NUMBER}),
+                    }
+                ),
+                "timing": _obj(
+                    {
+                        "wall_seconds": NUMBER,
+                        "ticks_per_second": NUMBER,
+                        "agent_steps_per_second": NUMBER,
+                        "workers": {"type": "integer", "minimum": 1},
+                    }
+                ),
+            }
+        ),
+    }
+
+
+_TYPES: dict[str, Any] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: (
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    ),
+}
+
+
+def validate(report: Any, spec: Mapping[str, Any] | None = None, path: str = "$") -> list[str]:
+    """Every way `report` breaks the schema (the subset of JSON Schema `schema()` uses)."""
+    spec = schema() if spec is None else spec
+    problems: list[str] = []
+    if "const" in spec and report != spec["const"]:
+        problems.append(f"{path}: expected {spec['const']!r}, got {report!r}")
+    if "type" in spec:
+        kinds = spec["type"] if isinstance(spec["type"], list) else [spec["type"]]
+        if not any(_TYPES[k](report) for k in kinds):
+            return [*problems, f"{path}: expected {' or '.join(kinds)}, got {report!r:.60}"]
+    if "minimum" in spec and report < spec["minimum"]:
+        problems.append(f"{path}: {report} is below {spec['minimum']}")
+    if "maximum" in spec and report > spec["maximum"]:
+        problems.append(f"{path}: {report} is above {spec['maximum']}")
+    if isinstance(report, dict):
+        properties = spec.get("properties", {})
+        problems += [f"{path}: missing {k!r}" for k in spec.get("required", ()) if k not in report]
+        extra = spec.get("additionalProperties", True)
+        for key, value in report.items():
+            if key in properties:
+                problems += validate(value, properties[key], f"{path}.{key}")
+            elif extra is False:
+                problems.append(f"{path}: unexpected key {key!r}")
+            elif isinstance(extra, Mapping):
+                problems += validate(value, extra, f"{path}.{key}")
+    if isinstance(report, list) and "items" in spec:
+        for i, value in enumerate(report):
+            problems += validate(value, spec["items"], f"{path}[{i}]")
+    return problems
+
+
+# ---------------------------------------------------------------------- the terminal table
+POLICY_COLUMNS = (
+    ("rank", "#", "{:d}"),
+    ("samples", "n", "{:d}"),
+    ("ordinal", "ordinal", "{:.2f}"),
+    ("mu_sigma", "mu +- sigma", "{}"),
+    ("score_total", "score", "{:.2f}"),
+    ("areas_explored", "areas", "{:.2f}"),
+    ("objects_crafted", "crafted", "{:.2f}"),
+    ("action_entropy_bits", "entropy", "{:.2f}"),
+    ("invalid_action_rate", "invalid%", "{:.1%}"),
+    ("ineffective_action_rate", "no-effect%", "{:.1%}"),
+    ("deaths", "deaths", "{:.2f}"),
+    ("quest_stages", "stages", "{:.2f}"),
+    ("quest_complete", "quest%", "{:.0%}"),
+    ("steps_per_second", "steps/s", "{:,.0f}"),
+)
+
+
+def format_table(report: Mapping[str, Any]) -> str:
+    """The report as readable text: a header, the policy leaderboard, and per-agent scores."""
+    cfg, timing = report["config"], report["timing"]
+    lines = [
+        f"world {cfg['world']}: {cfg['episodes']} episodes x {cfg['steps']} steps, "
+        f"{cfg['num_agents']} agents, seeds {cfg['seeds'][0]}..{cfg['seeds'][-1]}; "
+        f"{timing['wall_seconds']:.1f} s wall, {timing['ticks_per_second']:.1f} ticks/s, "
+        f"{timing['workers']} worker(s)",
+        "",
+    ]
+    rows = []
+    for name, entry in report["policies"].items():
+        mean, rating = entry["mean"], entry["rating"]
+        values = {
+            **mean,
+            "rank": entry["rank"],
+            "samples": entry["samples"],
+            "ordinal": rating["ordinal"],
+            "mu_sigma": f"{rating['mu']:.2f} +- {rating['sigma']:.2f}",
+            "steps_per_second": entry["timing"]["steps_per_second"],
+        }
+        rows.append([name, *(fmt.format(values[key]) for key, _, fmt in POLICY_COLUMNS)])
+    lines += _columns(["policy", *(title for _, title, _ in POLICY_COLUMNS)], rows)
+    lines.append("")
+    agent_rows = [
+        [
+            agent,
+            entry["policy"],
+            f"{entry['mean']['score_total']:.2f}",
+            f"{entry['mean']['score_total_std']:.2f}",
+            f"{entry['mean']['reward']['xp_total']:.1f}",
+            f"{entry['mean']['areas_explored']:.2f}",
+            f"{entry['mean']['quest_stages']:.2f}",
+        ]
+        for agent, entry in report["agents"].items()
+    ]
+    lines += _columns(["agent", "policy", "score", "sd", "xp", "areas", "stages"], agent_rows)
+    return "\n".join(lines)
+
+
+def _columns(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        first = f"{cells[0]:<{widths[0]}}"
+        rest = (f"{c:>{w}}" for c, w in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([first, *rest]).rstrip()
+
+    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]

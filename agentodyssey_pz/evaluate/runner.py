@@ -1,0 +1,259 @@
+"""Running evaluation episodes: policies on agents, seeds per episode, serial or in processes.
+
+Side module (evaluation). Agent `agent_i` is played by policy `i mod k` of the k policies given;
+episode e is reset with seed `seed + e`, and the policy of agent i is bound with seed
+`(seed + e) * POLICY_SEED_STRIDE + i`. Each episode builds a fresh env and fresh policies, so an
+episode's outcome depends on its seed alone: a run with `workers > 1` (a ProcessPoolExecutor)
+gives exactly the serial run's results, in episode order.
+
+Policies are given by registry name (`agentodyssey_pz.policies.registry`; register your own with
+`register_policy`), or from Python as a class or zero-argument factory. With `workers > 1` a class
+or factory must be picklable (defined at the top level of a module).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.errors import ConfigError
+from agentodyssey_pz.evaluate.metrics import agent_metrics, score_curve
+from agentodyssey_pz.evaluate.trajectory import (
+    StepRecorder,
+    TrajectoryWriter,
+    header_record,
+    loggable_action,
+    records_by_agent,
+)
+
+DEFAULT_POLICIES = ("explorer", "crafter", "fighter", "trader", "quester", "random")
+POLICY_SEED_STRIDE = 10_007
+# Env settings evaluation always uses: discrete actions, text observations and valid-action lists
+# (language-model policies read them; scripted ones ignore them).
+BASE_ENV_SETTINGS: dict[str, Any] = {
+    "obs_mode": "text",
+    "action_mode": "discrete",
+    "valid_actions_in_info": True,
+}
+
+PolicySpec = Any  # a registry name, a class, or a zero-argument factory
+
+
+def policy_name(spec: PolicySpec) -> str:
+    """The name a policy is reported under."""
+    if isinstance(spec, str):
+        return spec
+    name = getattr(spec, "name", None)
+    return name if isinstance(name, str) else getattr(spec, "__name__", type(spec).__name__)
+
+
+def build_policy(spec: PolicySpec) -> Any:
+    """A fresh policy instance for one agent and one episode."""
+    if isinstance(spec, str):
+        try:
+            from agentodyssey_pz.policies.registry import make_policy
+        except ImportError as exc:
+            raise ConfigError(f"policies: no policy registry to find {spec!r} in ({exc})") from exc
+        try:
+            return make_policy(spec)
+        except ValueError as exc:
+            raise ConfigError(f"policies: {exc}") from exc
+    if callable(spec):
+        return spec()
+    raise ConfigError(f"policies: expected a name, a class or a factory, got {spec!r}")
+
+
+def _positive(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if type(value) is not int or value <= 0:
+        raise ConfigError(f"{attribute.name}: expected a positive integer, got {value!r}")
+
+
+def _policies(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if not value:
+        raise ConfigError(f"{attribute.name}: need at least one policy")
+
+
+@attrs.frozen
+class EvalConfig:
+    """One evaluation: world, episodes x steps, agents, policy mix, seeds, processes, logs."""
+
+    world: str = "default"
+    episodes: int = attrs.field(default=4, validator=_positive)
+    steps: int = attrs.field(default=200, validator=_positive)
+    num_agents: int = attrs.field(default=6, validator=_positive)
+    policies: tuple[PolicySpec, ...] = attrs.field(
+        default=DEFAULT_POLICIES, converter=tuple, validator=_policies
+    )
+    seed: int = 0
+    workers: int = attrs.field(default=1, validator=_positive)
+    trajectory_dir: str | None = None
+    env: Mapping[str, Any] = attrs.field(factory=dict)  # more parallel_env keyword settings
+
+    @property
+    def agent_ids(self) -> list[str]:
+        return [f"agent_{i}" for i in range(self.num_agents)]
+
+    def assignment(self) -> dict[str, PolicySpec]:
+        """Agent id -> policy spec (`agent_i` gets policy i mod k)."""
+        k = len(self.policies)
+        return {agent: self.policies[i % k] for i, agent in enumerate(self.agent_ids)}
+
+    def policy_names(self) -> list[str]:
+        names = [policy_name(spec) for spec in self.policies]
+        if len(set(names)) != len(names):
+            raise ConfigError(f"policies: names must be distinct, got {names}")
+        return names
+
+    def seeds(self) -> list[int]:
+        return [self.seed + e for e in range(self.episodes)]
+
+    def env_settings(self) -> dict[str, Any]:
+        """Keyword settings of `parallel_env` for every episode (JSON-compatible)."""
+        return {
+            "world": self.world,
+            "num_agents": self.num_agents,
+            "max_cycles": self.steps,
+            **BASE_ENV_SETTINGS,
+            **dict(self.env),
+        }
+
+    def trajectory_path(self, episode: int) -> str | None:
+        if self.trajectory_dir is None:
+            return None
+        return str(Path(self.trajectory_dir) / f"episode-{episode:04d}.jsonl")
+
+
+def run_episode(
+    config: EvalConfig, episode: int, on_tick: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """Play one episode; return its per-agent metrics, score curves and timing."""
+    from agentodyssey_pz.adapter.parallel import parallel_env
+
+    seed = config.seed + episode
+    settings = config.env_settings()
+    env = parallel_env(**settings)
+    names = {agent: policy_name(spec) for agent, spec in config.assignment().items()}
+    policies = {agent: build_policy(spec) for agent, spec in config.assignment().items()}
+    observations, infos = env.reset(seed=seed)
+    for index, (agent, policy) in enumerate(policies.items()):
+        if hasattr(policy, "bind"):
+            policy.bind(env, agent, seed * POLICY_SEED_STRIDE + index)
+    path = config.trajectory_path(episode)
+    writer = TrajectoryWriter(path) if path is not None else None
+    if writer is not None:
+        writer.write(header_record(episode, seed, config.world, config.steps, names, settings))
+    records: list[dict[str, Any]] = []
+    clock = {"policy": dict.fromkeys(policies, 0.0), "env": 0.0, "start": time.perf_counter()}
+    try:
+        while env.agents:
+            actions: dict[str, int | str | None] = {}
+            for agent in env.agents:
+                t0 = time.perf_counter()
+                raw = policies[agent](observations[agent], infos[agent])
+                clock["policy"][agent] += time.perf_counter() - t0
+                actions[agent] = loggable_action(env, raw)
+            recorder = StepRecorder(env, episode, names, actions)
+            t0 = time.perf_counter()
+            observations, _, terminations, truncations, infos = env.step(actions)
+            clock["env"] += time.perf_counter() - t0
+            for record in recorder.records(infos, terminations, truncations):
+                records.append(record)
+                if writer is not None:
+                    writer.write(record)
+            if on_tick is not None:
+                on_tick()
+    finally:
+        if writer is not None:
+            writer.close()
+        env.close()
+    return _episode_result(config, episode, env.num_cycles, path, names, records, clock)
+
+
+def _episode_result(
+    config: EvalConfig,
+    episode: int,
+    ticks: int,
+    path: str | None,
+    names: Mapping[str, str],
+    records: list[dict[str, Any]],
+    clock: Mapping[str, Any],
+) -> dict[str, Any]:
+    seconds = time.perf_counter() - clock["start"]
+    per_agent = records_by_agent(records)
+    agents: dict[str, Any] = {}
+    curves: dict[str, list[int]] = {}
+    for agent, name in names.items():
+        mine = per_agent.get(agent, [])
+        spent = clock["policy"][agent]
+        timing = {"policy_seconds": spent, "steps_per_second": len(mine) / max(spent, 1e-9)}
+        agents[agent] = {"policy": name, **agent_metrics(mine), "timing": timing}
+        curves[agent] = score_curve(mine, config.steps)
+    return {
+        "episode": episode,
+        "seed": config.seed + episode,
+        "ticks": ticks,
+        "terminated": any(r["flags"]["terminated"] for r in records),
+        "trajectory": path,
+        "agents": agents,
+        "curves": curves,
+        "timing": {
+            "seconds": seconds,
+            "env_seconds": clock["env"],
+            "ticks_per_second": ticks / max(seconds, 1e-9),
+        },
+    }
+
+
+def _episode_job(config: EvalConfig, episode: int) -> dict[str, Any]:
+    return run_episode(config, episode)
+
+
+def run_episodes(config: EvalConfig, progress: Any = None) -> list[dict[str, Any]]:
+    """Every episode's result, in episode order. `progress` (a tqdm bar or None) counts ticks."""
+
+    def tick() -> None:
+        if progress is not None:
+            progress.update(1)
+
+    if config.workers == 1 or config.episodes == 1:
+        out = []
+        for episode in range(config.episodes):
+            out.append(run_episode(config, episode, tick if progress is not None else None))
+            if progress is not None:  # an episode that ended early still fills its share
+                progress.update(config.steps - out[-1]["ticks"])
+        return out
+    results: dict[int, dict[str, Any]] = {}
+    with ProcessPoolExecutor(max_workers=min(config.workers, config.episodes)) as pool:
+        futures = {pool.submit(_episode_job, config, e): e for e in range(config.episodes)}
+        for future in as_completed(futures):
+            result = future.result()
+            results[futures[future]] = result
+            if progress is not None:
+                progress.update(config.steps)
+    return [results[e] for e in range(config.episodes)]
+
+
+def evaluate(config: EvalConfig, *, show_progress: bool = False) -> dict[str, Any]:
+    """Run the evaluation and build its report (see `report` for the schema)."""
+    from agentodyssey_pz.evaluate.report import build_report
+
+    config.policy_names()  # fail early on clashing names ...
+    for spec in config.policies:
+        build_policy(spec)  # ... and unknown policies, before any process starts
+    started = time.perf_counter()
+    bar = None
+    if show_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=config.episodes * config.steps, unit="tick", desc="evaluating")
+    try:
+        episodes = run_episodes(config, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return build_report(config, episodes, time.perf_counter() - started)

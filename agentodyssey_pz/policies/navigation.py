@@ -1,0 +1,167 @@
+"""Moving around: shortest routes over the area graph, opening locked paths, exploring.
+
+Policies layer; a mixin of the planner (`planner.Planner`). Routes are Dijkstra over the paths this
+agent can see (`world.graph.visible_neighbors`: another agent's personal paths do not exist for
+it), one step per path, plus LOCK_COST for a locked path it cannot open with what it carries (its
+key must be fetched first). They are computed once per tick, position and set of openers carried,
+and reused by every question asked in that tick. Walking a locked path puts the opener in hand
+first (the `enter` rule uses only what is held), freeing a hand if both are full.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+from typing import Any
+
+from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, OPENER_USAGES, Plan, Stuck
+
+BLOCKED_TICKS = 60  # an area I found no way into is not tried again for this long
+
+
+class Navigation:
+    """Routes, `goto`, openers and exploration (mixed into the planner)."""
+
+    blocked: dict[str, int]
+
+    # ------------------------------------------------------------------ routes
+    def _routes(self: Any) -> tuple[dict[str, int], dict[str, str]]:
+        """Costs and predecessors from here over the paths I may use (cached per tick: my place
+        and what I carry change only between my commands)."""
+        memo = self.tick_memo()
+        if "routes" in memo:
+            return memo["routes"]
+        start = self.agent.area_id
+        graph = self.world.graph
+        best, prev = {start: 0}, {}
+        queue = [(0, start)]
+        while queue:
+            d, area = heapq.heappop(queue)
+            if d > best.get(area, INFINITE):
+                continue
+            for nxt in graph.visible_neighbors(area, self.aid):
+                path = graph.path(area, nxt)
+                step = 1 if not path["locked"] or self.opener(path["key"]) else 1 + LOCK_COST
+                if d + step < best.get(nxt, INFINITE):
+                    best[nxt], prev[nxt] = d + step, area
+                    heapq.heappush(queue, (d + step, nxt))
+        memo["routes"] = best, prev
+        return best, prev
+
+    def route(self: Any, target: str) -> list[str] | None:
+        best, prev = self._routes()
+        if target not in best:
+            return None
+        path = [target]
+        while path[-1] != self.agent.area_id:
+            path.append(prev[path[-1]])
+        return path[::-1]
+
+    def distance(self: Any, target: str | None) -> int:
+        """Route cost to an area; INFINITE behind a lock while I am fetching a key."""
+        if target is None:
+            return INFINITE
+        d = self._routes()[0].get(target, INFINITE)
+        return INFINITE if self.fetching_key and d >= LOCK_COST else d
+
+    # ------------------------------------------------------------------ locks
+    def is_opener(self: Any, did: str) -> bool:
+        return self.world.objects[did].usage in OPENER_USAGES
+
+    def opener(self: Any, key: str | None) -> str | None:
+        """A carried definition that opens a path locked with `key` (the enter rule's choice)."""
+        have = self.carried()
+        enter = self._base("verbs.enter")
+        wanted = key or enter.FALLBACK_KEY
+        if have.get(wanted):
+            return wanted
+        picks = (
+            d for d, n in have.items() if n and self.world.objects[d].usage == enter.LOCKPICK_USAGE
+        )
+        return next(picks, None)
+
+    def obtain_opener(self: Any, key: str | None) -> Plan:
+        """A key for this lock, or any lockpick, from sources I can reach without locks."""
+        enter = self._base("verbs.enter")
+        options = [key or enter.FALLBACK_KEY] + [
+            o.id for o in self.world.objects.values() if o.usage == enter.LOCKPICK_USAGE
+        ]
+        options = [d for d in options if d in self.world.objects]
+        self.fetching_key += 1
+        try:
+            best = min(options, key=lambda d: self.cost(d, 1), default=None)
+            if best is None or self.cost(best, 1) >= INFINITE:
+                raise Stuck(f"no way to get a key for a path locked with {key}")
+            yield from self.obtain(best, 1)
+        finally:
+            self.fetching_key -= 1
+
+    # ------------------------------------------------------------------ walking
+    def goto(self: Any, target: str) -> Plan:
+        world = self.world
+        while self.agent.area_id != target:
+            path = self.route(target)
+            if path is None:
+                raise Stuck(f"no path to {target}")
+            edge = world.graph.path(path[0], path[1])
+            if edge["locked"]:
+                opener = self.opener(edge["key"])
+                if opener is None:
+                    yield from self.obtain_opener(edge["key"])
+                    continue
+                weapon = self.best_weapon()
+                yield from self.hold(opener, keep=[weapon] if weapon else [])
+            self.entering = path[1]
+            yield f"enter {world.areas[path[1]].name}"
+            if not self.ok() and self.agent.combats:
+                yield from self.finish_fights()
+
+    def visit_some(self: Any, areas: list[str], k: int) -> Plan:
+        while sum(1 for a in areas if a in self.progress["visited"]) < k:
+            left = [a for a in areas if a not in self.progress["visited"]]
+            yield from self.goto(min(left, key=self.distance))
+
+    # ------------------------------------------------------------------ exploring
+    def unvisited(self: Any) -> list[str]:
+        """Areas I have never stood in and can route to, nearest first (ties: graph order);
+        areas I recently failed to get into are left out for BLOCKED_TICKS."""
+        best = self._routes()[0]
+        now = self.game.tick_index
+        visited = self.agent.visited
+        left = [
+            a
+            for a in best
+            if a not in visited
+            and self.blocked.get(a, -INFINITE) <= now
+            and self.distance(a) < INFINITE
+        ]
+        return sorted(left, key=best.__getitem__)
+
+    def is_safe(self: Any, area_id: str) -> bool:
+        """No enemy I can see stands there (enemies ambush whoever stands in their area)."""
+        npcs = self.world.npcs
+        return not any(
+            npcs[n].enemy and npcs[n].is_visible_to(self.aid)
+            for n in self.world.areas[area_id].npcs
+        )
+
+    def retreat(self: Any) -> Plan:
+        """Walk to the nearest area without enemies (nothing to do when I stand in one)."""
+        if self.is_safe(self.agent.area_id):
+            return
+        best = self._routes()[0]
+        safe = [a for a in best if best[a] < LOCK_COST and self.is_safe(a)]
+        if safe:
+            with contextlib.suppress(Stuck):
+                yield from self.goto(min(safe, key=best.__getitem__))
+
+    def explore(self: Any) -> Plan:
+        """Walk to the nearest area I have never visited, opening locks on the way with keys and
+        lockpicks I find, buy or make; returns False when there is nowhere left to go."""
+        for target in self.unvisited():
+            try:
+                yield from self.goto(target)
+                return True
+            except Stuck:
+                self.blocked[target] = self.game.tick_index + BLOCKED_TICKS
+        return False

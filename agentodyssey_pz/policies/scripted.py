@@ -1,0 +1,53 @@
+"""`ScriptedPolicy`: the policy shell around a planner that reads the game state.
+
+Policies layer. A scripted policy is bound to an env and an agent (`bind`), makes a fresh planner
+for every episode (a new world object means a new episode, a reset or a resumed game), tells the
+planner whether its last command took effect (`info["action_ok"]`) and answers the planner's next
+text command. A planner that is stuck gets a detour (exploration) instead of raising: a policy
+never fails an evaluation run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from agentodyssey_pz.policies.base import Action, BasePolicy
+from agentodyssey_pz.policies.planner import Planner
+from agentodyssey_pz.policies.planning import WAIT, Stuck
+
+
+class ScriptedPolicy(BasePolicy):
+    """Base of the bundled scripted policies; subclasses name their planner and component."""
+
+    planner_class: ClassVar[type[Planner]] = Planner
+    components: ClassVar[tuple[str, ...]] = ()  # the reward components this policy goes for
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.planner: Planner | None = None
+        self._world: Any = None
+        self._tick = -1
+
+    def bind(self, env: Any, agent_id: str, seed: int) -> None:
+        super().bind(env, agent_id, seed)
+        self.planner = None
+
+    def __call__(self, observation: dict[str, Any], info: dict[str, Any]) -> Action:
+        if self.env is None or self.agent_id is None:
+            raise RuntimeError(f"{self.name}: call bind(env, agent_id, seed) before acting")
+        game = self.game
+        planner = self.planner
+        if planner is None or self._world is not game.world or game.tick_index < self._tick:
+            planner = self.planner = self.planner_class(game, self.agent_id)
+            self._world = game.world
+        else:
+            planner.observe_info(info)
+        self._tick = game.tick_index
+        try:
+            return planner.command()
+        except Stuck:
+            planner.detour()  # explore for a while, then try the goal again
+        try:
+            return planner.command()
+        except Stuck:
+            return WAIT

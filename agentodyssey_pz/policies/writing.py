@@ -1,0 +1,61 @@
+"""Writing: notes with a given text, written on a blank writable with a writing tool in hand.
+
+Policies layer; a mixin of the planner (`planner.Planner`). The `write` verb needs the tool and the
+writable both in hand; a note is then carried where it must lie and dropped there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentodyssey_pz.policies.planning import Plan, Stuck
+
+WRITE_USAGE = "write"  # objects with this usage are writing tools (spec actions.md, `write`)
+
+
+class Writing:
+    """Writing and leaving notes (mixed into the planner)."""
+
+    def leave_note(self: Any, text: str, area: str) -> Plan:
+        """Write `text` on a blank writable (where I am: dangerous places stay short visits),
+        carry it to `area` and drop it there."""
+        note = yield from self.write_note(text)
+        yield from self.goto(area)
+        yield from self.hold(note)
+        yield f"drop {self.world.name_of(note)}"
+
+    def write_note(self: Any, text: str) -> Plan:
+        world = self.world
+        tool = next(
+            (d for d, o in world.objects.items() if o.usage == WRITE_USAGE and self.have(d)), None
+        )
+        if tool is None:
+            tools = [d for d, o in world.objects.items() if o.usage == WRITE_USAGE]
+            if not tools:
+                raise Stuck("this world has no writing tool")
+            tool = min(tools, key=lambda d: self.cost(d, 1))
+            yield from self.obtain(tool, 1)
+        note = self.blank_note()
+        if note is None:
+            kinds = [d for d, o in world.objects.items() if o.is_writable and not o.text]
+            if not kinds:
+                raise Stuck("this world has no blank writable")
+            did = min(kinds, key=lambda d: self.cost(d, self.have(d) + 1))
+            yield from self.obtain(did, self.have(did) + 1)
+            note = self.blank_note()
+        if note is None:
+            raise Stuck("no blank writable")
+        yield from self.hold(tool)
+        yield from self.hold(note, keep=[tool])
+        yield f'write "{text}" {world.name_of(note)}'
+        if not self.ok():
+            raise Stuck(f"writing on {world.name_of(note)} failed")
+        return note
+
+    def blank_note(self: Any) -> str | None:
+        world, agent, inv = self.world, self.agent, self.inventory()
+        for store in [agent.hands] + ([inv.items] if inv else []):
+            for oid in store:
+                if oid in world.writables and world.writables[oid].text == "":
+                    return oid
+        return None
