@@ -384,3 +384,18 @@ def test_write_definition_writes_indented_json_in_new_folders(tmp_path: Any) -> 
     assert returned == path
     assert text.startswith('{\n  "entities": {\n    "places": [')
     assert json.loads(text) == _world("small", 2)
+
+
+@pytest.mark.parametrize("preset", ["small", "medium", "large"])
+def test_generated_world_synthesises_for_fifty_seeds(preset: str) -> None:
+    """The issue's "every generated world validates and synthesises for 50 seeds": one generated
+    definition per preset, built for 50 world seeds; each build is connected from the spawn."""
+    from agentodyssey_pz.world.validate import parse_definition
+    from agentodyssey_pz.world.world import World
+
+    definition = parse_definition(generate_definition(preset, 0))
+    for seed in range(50):
+        world = World.generate(definition, seed)
+        assert world.areas[world.spawn_area].level == 1
+        assert world.graph.is_connected(), (preset, seed)
+        assert len(world.areas) == len(definition.iter_areas())
