@@ -25,8 +25,8 @@ mask is exact: with the other agents idle, an unmasked action always takes effec
 ## Rewards
 A float per agent: the tick's RewardBreakdown weighted by `reward_weights` (default: the spec's
 `rl_total`, i.e. XP + 5 per unique kill - 10 per death). `vector_reward=True` returns the eight
-components instead. Every info dict carries `reward_breakdown` and flat `reward/<component>` keys,
-from `reset()` on.
+components instead. Every info dict carries `reward_breakdown` from `reset()` on. Infos stay small
+on purpose: vectorisers (SuperSuit) deep-copy every info of every step in the learner's process.
 
 ## Termination and truncation
 All agents terminate when any agent completes the main quest; all are truncated after `max_cycles`
@@ -295,8 +295,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             "tick": result.tick,
             "reward_breakdown": breakdown.as_dict(),
         }
-        for name in COMPONENTS:
-            info[f"reward/{name}"] = getattr(breakdown, name)
         if self.config.valid_actions_in_info:
             info["valid_actions"] = valid_actions(self.game, agent)
         return info

@@ -332,16 +332,16 @@ def check_info(info: dict) -> None:
     assert isinstance(info["action_ok"], bool) and isinstance(info["invalid_action"], bool)
     breakdown = info["reward_breakdown"]
     assert set(breakdown) == set(COMPONENTS) | set(TOTALS)
-    for component in COMPONENTS:
-        assert info[f"reward/{component}"] == breakdown[component]
+    # Small on purpose: vectorisers deep-copy every info every step.
+    assert set(info) <= {"action_ok", "invalid_action", "tick", "reward_breakdown"}
 
 
-def test_infos_carry_the_breakdown_and_flat_reward_keys_from_reset_on() -> None:
+def test_infos_carry_the_breakdown_from_reset_on() -> None:
     env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False)
     _, infos = env.reset(seed=0)
     for agent in env.possible_agents:
         check_info(infos[agent])
-        assert all(infos[agent][f"reward/{c}"] == 0 for c in COMPONENTS)
+        assert all(infos[agent]["reward_breakdown"][c] == 0 for c in COMPONENTS)
         assert "valid_actions" not in infos[agent]
     for _, infos in play(env, 50):
         for info in infos.values():
