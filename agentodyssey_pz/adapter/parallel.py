@@ -65,9 +65,8 @@ from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
-from agentodyssey_pz.observe.masks import action_mask, resolve_entry, valid_actions
+from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.observe.text import tick_observation
-from agentodyssey_pz.rules.parse import Command
 from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
 
 VERSION = 0
@@ -133,7 +132,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._weights = np.array([config.weights[c] for c in COMPONENTS], dtype=np.float64)
         self._episode_seeds: random.Random | None = None
         self._last: TickResult | None = None
-        self._options: dict[str, dict[int, Command]] = {}
+        self._options: dict[str, MaskOptions] = {}
         self._writer: Any = None
         self._episodes = 0
         self.num_cycles = 0
@@ -264,7 +263,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     def _observe(self, agent: str, result: TickResult) -> dict[str, Any]:
         state = self.game.agents[agent]
         vector = self.encoder.encode(self.game, state, np.empty(self.layout.size, dtype=np.float32))
-        options: dict[int, Command] = {}
+        options: MaskOptions = {}
         mask = action_mask(
             self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8), options
         )

@@ -98,6 +98,10 @@ class ActionCatalogue:
             (e.verb, e.target): i for i, e in enumerate(self.entries)
         }
         self.verbs = tuple(self.shapes)
+        # Per verb, target -> entry index: what the mask loop looks targets up in.
+        self.slots: dict[str, dict[str | None, int]] = {verb: {} for verb in self.verbs}
+        for i, e in enumerate(self.entries):
+            self.slots[e.verb][e.target] = i
 
     def __len__(self) -> int:
         return len(self.entries)

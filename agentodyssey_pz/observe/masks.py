@@ -95,33 +95,42 @@ def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:
     return RuleContext(game, game.world, game.agents[agent_id], verb, (), game.tick_index)
 
 
+# What the last mask saw, per verb: the (target, params) its rule reported. Executing a discrete
+# action in that same state looks its parameters up here instead of asking the rule again.
+MaskOptions = dict[str, list[tuple[str | None, tuple[str, ...]]]]
+
+
 def action_mask(
     game: Game,
     agent_id: str,
     catalogue: ActionCatalogue,
     out: np.ndarray,
-    options: dict[int, Command] | None = None,
+    options: MaskOptions | None = None,
 ) -> np.ndarray:
     """Fill `out` (int8, one slot per catalogue entry) with 1 where the entry would take effect now.
 
     Each verb reports its entries that would take effect, with the concrete parameters
     (`mask_targets`, equivalent to its own `valid_params` - the tests check both); execution
-    resolves an entry to those same parameters. `options`, when given, receives entry -> command,
-    so executing a discrete action in the same state needs no search."""
+    resolves an entry to those same parameters. `options`, when given, receives what each verb
+    reported, for `resolve_entry`."""
     out.fill(0)
     rules = game.engine.rules
-    index = catalogue.index
+    slots_of = catalogue.slots
     ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
     valid: list[int] = []
+    append = valid.append
     for verb in catalogue.verbs:
         ctx.action = verb
-        for target, params in rules[verb].mask_targets(ctx):
-            i = index.get((verb, target))
-            if i is None:
-                continue  # a target the definition did not have (e.g. added by expansion)
-            valid.append(i)
-            if options is not None and i not in options:
-                options[i] = Command(verb, tuple(params))
+        found = rules[verb].mask_targets(ctx)
+        if not found:
+            continue
+        if options is not None:
+            options[verb] = found
+        slots = slots_of[verb]
+        for target, _ in found:
+            i = slots.get(target)
+            if i is not None:  # None: a target the definition lacks (e.g. added by expansion)
+                append(i)
     if valid:
         out[valid] = 1
     return out
@@ -132,19 +141,21 @@ def resolve_entry(
     agent_id: str,
     catalogue: ActionCatalogue,
     index: int,
-    options: dict[int, Command] | None = None,
+    options: MaskOptions | None = None,
 ) -> Command:
     """The concrete command a catalogue entry means for this agent now.
 
-    The parameters its verb reports for the entry (looked up in `options` when the mask of this
-    very state filled them); if the entry is not possible now, its canonical form (definition
+    The parameters its verb reports first for the entry's target (from `options` when the mask of
+    this very state filled it); if the entry is not possible now, its canonical form (definition
     names), which the rule refuses with feedback."""
-    if options is not None:
-        found = options.get(index)
-        return found if found is not None else canonical_command(game, catalogue, index)
     entry = catalogue.entries[index]
-    ctx = _verb_context(game, agent_id, entry.verb)
-    for target, params in game.engine.rules[entry.verb].mask_targets(ctx):
+    if options is not None:
+        found = options.get(entry.verb, ())
+    else:
+        found = game.engine.rules[entry.verb].mask_targets(
+            _verb_context(game, agent_id, entry.verb)
+        )
+    for target, params in found:
         if target == entry.target:
             return Command(entry.verb, tuple(params))
     return canonical_command(game, catalogue, index)

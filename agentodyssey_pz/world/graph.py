@@ -30,7 +30,7 @@ class AreaGraph:
 
     def __init__(self) -> None:
         self.nx: nx.Graph = nx.Graph()
-        self._adj = self.nx.adj
+        self._adj = self.nx._adj  # the plain dict-of-dicts: no view objects on the hot path
         self._next_order = 0
 
     def add_area(self, area_id: str) -> None:

@@ -48,6 +48,9 @@ class World:
         self.npc_name_to_id: dict[str, str] = {}
         self.products_of: dict[str, list[str]] = {}
         self._def_of: dict[str, ObjectDef] = {}
+        # Object id -> (definition id, name) when its name leads back to it, else None; filled on
+        # demand and dropped whenever a name is added or removed (`_names_changed`).
+        self._listing: dict[str, tuple[str, str] | None] = {}
         self._area_names: tuple[int, dict[str, str]] | None = None
         self.reindex_objects()
 
@@ -81,6 +84,7 @@ class World:
     # ----------------------------------------------------------------- derived tables
     def reindex_objects(self) -> None:
         """Rebuild the name table, `def_of` and the ingredient -> products index from scratch."""
+        self._listing.clear()
         self.obj_name_to_id = {o.name: o.id for o in self.objects.values()}
         self._def_of = dict(self.objects)
         for inst in (*self.containers.values(), *self.writables.values()):
@@ -105,6 +109,22 @@ class World:
     def name_of(self, object_id: str) -> str:
         inst = self.containers.get(object_id) or self.writables.get(object_id)
         return inst.name if inst is not None else self._def_of[object_id].name
+
+    def listing(self, object_id: str) -> tuple[str, str] | None:
+        """(definition id, name) of an object whose own name leads back to it, so a command can
+        name it; None when another object's entry shadows that name (or the id is unknown)."""
+        try:
+            return self._listing[object_id]
+        except KeyError:
+            pass
+        obj = self._def_of.get(object_id)
+        found = None
+        if obj is not None:
+            name = self.name_of(object_id)
+            if self.obj_name_to_id.get(name) == object_id:
+                found = (obj.id, name)
+        self._listing[object_id] = found
+        return found
 
     def is_instance(self, object_id: str) -> bool:
         return object_id in self.containers or object_id in self.writables
@@ -151,6 +171,7 @@ class World:
         """Register a definition created at run time (world expansion)."""
         self.objects[obj.id] = obj
         self._def_of[obj.id] = obj
+        self._listing.clear()
         if obj.is_currency or self._currency_id == obj.id:  # added or redefined money
             self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
         self.obj_name_to_id[obj.name] = obj.id
@@ -175,6 +196,7 @@ class World:
             self.writables[inst_id] = WritableInstance(inst_id, def_id, inst_name, obj.text)
         self.obj_name_to_id[inst_name] = inst_id
         self._def_of[inst_id] = obj
+        self._listing.clear()
         return inst_id
 
     def delete_instance(self, inst_id: str) -> None:
@@ -184,6 +206,7 @@ class World:
             if self.obj_name_to_id.get(inst.name) == inst_id:
                 del self.obj_name_to_id[inst.name]
             del self._def_of[inst_id]
+            self._listing.clear()
 
     def materialise(self, def_id: str, count: int) -> list[tuple[str, int]]:
         """Bring `count` units of a definition into existence as (id, count) entries to place.

@@ -47,10 +47,8 @@ def free_space(world: World, container: ContainerInstance) -> int:
 
 def names_itself(world: World, oid: str) -> str | None:
     """The name that resolves to `oid`, or None when that name is shadowed by another id."""
-    if world.find_def(oid) is None:  # an id no definition knows (never listed, never crashes)
-        return None
-    name = world.name_of(oid)
-    return name if world.obj_name_to_id.get(name) == oid else None
+    found = world.listing(oid)  # None too for an id no definition knows (never listed)
+    return found[1] if found is not None else None
 
 
 def reachable_containers(world: World, agent: AgentState) -> list[tuple[str, ContainerInstance]]:

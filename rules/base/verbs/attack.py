@@ -105,12 +105,20 @@ class Attack(BaseActionRule):
         )
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        names = world.npc_name_to_id
-        out = []
-        for npc in world.npcs_seen_by(agent.area_id, agent.id):
-            npc_id = npc.id
-            # A name shadowed by another NPC's resolves elsewhere, so it cannot target this one.
-            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
-                out.append((npc.name,))
+        here = world.areas[agent.area_id].npcs
+        if not here or agent.attack <= 0:  # refusal(): too weak to hurt anyone
+            return []
+        names, npcs, me = world.npc_name_to_id, world.npcs, agent.id
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for npc_id in here:
+            npc = npcs[npc_id]
+            # Another agent's personal NPC is not there for me; a name shadowed by another NPC's
+            # resolves elsewhere, so it cannot target this one.
+            visible = npc.owner is None or npc.owner == me
+            if visible and names.get(npc.name) == npc_id and refusal(agent, npc) is None:
+                out.append((npc.def_id, (npc.name,)))
         return out

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, add_count, carried_stores, remove_count
 from agentodyssey_pz.world.entities import Area
@@ -258,21 +258,42 @@ class Craft(BaseActionRule):
         """Each product of something I carry (or hold credit for) whose stations are here and whose
         ingredients suffice for one, amounts 1..possible. Only recipes using what I carry are
         looked at (via `world.products_of`), never every definition."""
-        agent, world = ctx.actor, ctx.world
-        area = world.areas[agent.area_id]
-        counts = carried_counts(world, carried_stores(world, agent))
-        credit = agent.craft_credit if ctx.game.config.fractional_crafting == EXACT else {}
-        products_of = world.products_of
-        candidates = dict.fromkeys(p for d in (*counts, *credit) for p in products_of.get(d, ()))
         listed: list[tuple[str, ...]] = []
-        for pid in candidates:
-            obj = world.objects.get(pid)
-            if obj is None or world.obj_name_to_id.get(obj.name) != pid:
-                continue
-            recipe = recipe_of(obj)
-            if not recipe or missing_stations(world, area, obj):
-                continue
-            possible = possible_amount(recipe, counts, credit)
-            top = possible if all_amounts else min(possible, 1)
+        for obj, possible in self.craftable(ctx):
+            top = possible if all_amounts else 1
             listed += [(str(n), obj.name) for n in range(1, top + 1)]
         return listed
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        return [(obj.id, (ONE, obj.name)) for obj, _ in self.craftable(ctx)]
+
+    @staticmethod
+    def craftable(ctx: RuleContext) -> list[tuple[ObjectDef, int]]:
+        """(product, how many the ingredients allow) for each product I could craft one of now,
+        in order of first mention among the products of what I carry."""
+        agent, world = ctx.actor, ctx.world
+        counts = carried_counts(world, carried_stores(world, agent))
+        credit = agent.craft_credit if ctx.game.config.fractional_crafting == EXACT else {}
+        if not counts and not credit:
+            return []
+        area = world.areas[agent.area_id]
+        products_of, objects, names = world.products_of, world.objects, world.obj_name_to_id
+        seen: set[str] = set()
+        found: list[tuple[ObjectDef, int]] = []
+        for held in (*counts, *credit):
+            for pid in products_of.get(held, ()):
+                if pid in seen:
+                    continue
+                seen.add(pid)
+                obj = objects.get(pid)
+                if obj is None or names.get(obj.name) != pid:
+                    continue
+                # The cheap pre-check first: most products of what I carry lack an ingredient.
+                if not _enough_for_one(obj.craft.ingredients, counts, credit):
+                    continue
+                if obj.craft.dependencies and missing_stations(world, area, obj):
+                    continue
+                possible = possible_amount(recipe_of(obj), counts, credit)
+                if possible >= 1:
+                    found.append((obj, possible))
+        return found

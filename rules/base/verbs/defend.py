@@ -6,6 +6,8 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
+ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
+
 STAMINA_RECOVERY = 0.5  # share of the missing stamina recovered by defending in combat
 
 
@@ -29,3 +31,6 @@ class Defend(BaseActionRule):
         else:
             res.say(agent.id, "defend.done", "I raised my guard.")
         res.emit("agent_defending", agent.id, {"area_id": agent.area_id})
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        return ALWAYS  # always possible: the catalogue's single entry, no parameters

@@ -33,8 +33,13 @@ class Drop(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        world = ctx.world
-        names = world.obj_name_to_id
-        return [
-            (world.name_of(oid),) for oid in ctx.actor.hands if names.get(world.name_of(oid)) == oid
-        ]
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        listing = ctx.world.listing
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for oid in ctx.actor.hands:
+            found = listing(oid)
+            if found is not None:
+                out.append((found[0], (found[1],)))
+        return out

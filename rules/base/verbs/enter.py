@@ -115,12 +115,17 @@ class Enter(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """Each reachable neighbour by name; its catalogue target is the area that name means
+        world-wide (`World.area_named`), as for any command naming an area."""
         agent, world = ctx.actor, ctx.world
         if agent.combats and blocking_enemies(world, agent):
             return []
-        areas, me = world.areas, agent.id
+        areas, me, area_named = world.areas, agent.id, world.area_named
         seen: set[str] = set()
-        out = []
+        out: list[tuple[str | None, tuple[str, ...]]] = []
         for neighbor, path in world.graph.neighbors(agent.area_id).items():
             owner = path[OWNER]
             if owner is not None and owner != me:
@@ -131,5 +136,5 @@ class Enter(BaseActionRule):
             seen.add(name)
             if path[LOCKED] and opener_in_hand(world, agent, path[KEY]) is None:
                 continue
-            out.append((name,))
+            out.append((area_named(name), (name,)))
         return out

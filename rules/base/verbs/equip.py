@@ -85,12 +85,13 @@ class Equip(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        out = []
+        out: list[tuple[str | None, tuple[str, ...]]] = []
         for oid, n in agent.hands.items():
-            if n <= 0 or world.find_def(oid) is None or refusal(world, agent, oid) is not None:
-                continue
-            name = world.name_of(oid)
-            if world.obj_name_to_id.get(name) == oid:
-                out.append((name,))
+            found = world.listing(oid)
+            if n > 0 and found is not None and refusal(world, agent, oid) is None:
+                out.append((found[0], (found[1],)))
         return out

@@ -39,6 +39,17 @@ def load_text(world: World, container: ContainerInstance) -> str:
     return f"{container_load(world, container)}/{capacity if capacity is not None else 0}"
 
 
+def reach_stores(world: World, agent: AgentState) -> list[dict[str, int]]:
+    """The stores of `reachable_stores`, same order, without their tracking locations."""
+    stores = [agent.hands, agent.equipped]
+    if agent.inventory_id is not None:
+        stores.append(world.containers[agent.inventory_id].items)
+    containers = world.containers
+    stores += [containers[oid].items for oid in agent.hands if oid in containers]
+    stores.append(world.areas[agent.area_id].objects)
+    return stores
+
+
 def reachable_stores(
     world: World, agent: AgentState
 ) -> list[tuple[dict[str, int], dict[str, str]]]:
@@ -163,18 +174,32 @@ class Inspect(BaseActionRule):
         res.track_utilize(agent.id, oid, 1, loc)
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.listed(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        return [(target, params) for target, params in self.listed(ctx) if target is not None]
+
+    @staticmethod
+    def listed(ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """`inventory` (when one is equipped) then each thing in reach, by a name that leads back
+        to it, with the definition that name means (None: not a catalogue entry)."""
         agent, world = ctx.actor, ctx.world
-        out: list[tuple[str, ...]] = [(INVENTORY,)] if agent.inventory_id is not None else []
+        listing, containers = world.listing, world.containers
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        if agent.inventory_id is not None:
+            # Names the inventory; its entry is that of an object called `inventory`, if any.
+            named = world.obj_name_to_id.get(INVENTORY)
+            out.append((world.def_of(named).id if named is not None else None, (INVENTORY,)))
         seen: set[str] = set()
-        for store, _ in reachable_stores(world, agent):
+        for store in reach_stores(world, agent):
             for oid, n in store.items():
                 if n <= 0 or oid in seen:
                     continue
                 seen.add(oid)
-                if oid in world.containers and not is_reachable_container(world, agent, oid):
+                found = listing(oid)  # the name must lead back to this id
+                if found is None or found[1] == INVENTORY:  # (and not be the literal `inventory`)
+                    continue
+                if oid in containers and not is_reachable_container(world, agent, oid):
                     continue  # a container inside a container: only loose ones can be inspected
-                name = world.name_of(oid) if world.find_def(oid) is not None else None
-                # The name must lead back to this id (and not be the literal `inventory`).
-                if name is not None and name != INVENTORY and world.obj_name_to_id.get(name) == oid:
-                    out.append((name,))
+                out.append((found[0], (found[1],)))
         return out

@@ -42,13 +42,16 @@ class PickUp(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if agent.hands_full:
             return []
-        names = world.obj_name_to_id
-        out = []
+        listing = world.listing
+        out: list[tuple[str | None, tuple[str, ...]]] = []
         for oid in world.areas[agent.area_id].objects:
-            name = world.name_of(oid)
-            if names.get(name) == oid:  # a name another object shadows cannot reach this one
-                out.append((name,))
+            found = listing(oid)
+            if found is not None:  # a name another object shadows cannot reach this one
+                out.append((found[0], (found[1],)))
         return out

@@ -67,11 +67,18 @@ class TalkTo(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        names = world.npc_name_to_id
-        out = []
-        for npc in world.npcs_seen_by(agent.area_id, agent.id):
-            name, npc_id = npc.name, npc.id
-            if names.get(name) == npc_id:  # a shadowed name resolves to another NPC
-                out.append((name,))
+        here = world.areas[agent.area_id].npcs
+        if not here:
+            return []
+        names, npcs, me = world.npc_name_to_id, world.npcs, agent.id
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for npc_id in here:
+            npc = npcs[npc_id]
+            # Visible to me (not another agent's personal NPC) and not shadowed by another name.
+            if (npc.owner is None or npc.owner == me) and names.get(npc.name) == npc_id:
+                out.append((npc.def_id, (npc.name,)))
         return out

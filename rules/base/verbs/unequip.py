@@ -56,13 +56,15 @@ class Unequip(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if agent.hands_full:
             return []
-        out = []
+        out: list[tuple[str | None, tuple[str, ...]]] = []
         for oid, n in agent.equipped.items():
-            if n > 0 and world.find_def(oid) is not None:
-                name = world.name_of(oid)
-                if world.obj_name_to_id.get(name) == oid:
-                    out.append((name,))
+            found = world.listing(oid)
+            if n > 0 and found is not None:
+                out.append((found[0], (found[1],)))
         return out

@@ -8,6 +8,8 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
+ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
+
 FULL_STAMINA = 1.0
 
 
@@ -27,3 +29,6 @@ class Wait(BaseActionRule):
             )
         else:
             res.say(agent.id, "wait.done", "I waited.")
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        return ALWAYS  # always possible: the catalogue's single entry, no parameters
