@@ -92,15 +92,16 @@ def main() -> None:
     for agents in args.agents:
         figures = profile(args.world, agents, args.steps, args.seed)
         print(f"world {args.world}, {agents} agents, {args.steps} steps: us per agent-step")
-        order = ["tick (all)"] + sorted(k for k in figures if k.startswith("  "))
+        order = ["tick (all)", *sorted(k for k in figures if k.startswith("  "))]
         order += [k for k in figures if k not in order]
         for key in order:
             print(f"  {key:44} {figures[key]:8.1f}")
-        vector = sum(figures[k] for k in ("tick (all)", "action mask", "observation vector"))
-        vector += figures["info dict"]
-        text = vector + figures["text observation (text mode)"] + figures["valid actions (text mode)"]
-        print(f"  {'vector-mode step (sum)':44} {vector:8.1f}  (~{1e6 / vector:,.0f} agent-steps/s)")
-        print(f"  {'text-mode step (sum)':44} {text:8.1f}  (~{1e6 / text:,.0f} agent-steps/s)")
+        vector = sum(
+            figures[k] for k in ("tick (all)", "action mask", "observation vector", "info dict")
+        )
+        text = vector + sum(v for k, v in figures.items() if k.endswith("(text mode)"))
+        for label, micros in (("vector-mode step (sum)", vector), ("text-mode step (sum)", text)):
+            print(f"  {label:44} {micros:8.1f}  (~{1e6 / micros:,.0f} agent-steps/s)")
 
 
 if __name__ == "__main__":
