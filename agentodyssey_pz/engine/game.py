@@ -228,6 +228,11 @@ class Game:
         self._by_area.setdefault(area_id, {})[agent.id] = None
         agent.area_id = area_id
 
+    def count_in(self, area_id: str) -> int:
+        """How many agents stand in `area_id` (O(1))."""
+        here = self._by_area.get(area_id)
+        return len(here) if here else 0
+
     def agents_in(self, area_id: str) -> list[AgentState]:
         """Agents standing in `area_id`, in agent order."""
         here = self._by_area.get(area_id)
