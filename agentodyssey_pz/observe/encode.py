@@ -128,7 +128,8 @@ class VectorEncoder:
         at = layout.at
         self._self = at["self"]
         self._area, self._place = at["area"], at["place"]
-        self._neighbors, self._locked, self._visited_at = at["neighbors"], at["locked"], at["visited"]
+        self._neighbors, self._locked = at["neighbors"], at["locked"]
+        self._visited_at = at["visited"]
         self._ground, self._hands = at["ground"], at["hands"]
         self._equipped, self._inventory = at["equipped"], at["inventory"]
         self._npc_count, self._npc_health = at["npc_count"], at["npc_health"]
@@ -257,7 +258,8 @@ class VectorEncoder:
         here = world.areas[agent.area_id].npcs
         if not here:
             return
-        proto_index, npcs, me, combats = self.layout.proto_index, world.npcs, agent.id, agent.combats
+        proto_index, npcs = self.layout.proto_index, world.npcs
+        me, combats = agent.id, agent.combats
         seen: dict[int, list[float]] = {}
         for npc_id in here:
             npc = npcs[npc_id]
