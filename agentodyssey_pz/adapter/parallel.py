@@ -129,7 +129,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.state_space = spaces.Box(
             -1.0, 1.0, shape=(len(self.possible_agents) * self.layout.size,), dtype=np.float32
         )
-        self._weights = np.array([config.weights[c] for c in COMPONENTS], dtype=np.float64)
+        weights = config.weights
+        self._weighted = tuple((c, weights[c]) for c in COMPONENTS if weights[c] != 0.0)
         self._episode_seeds: random.Random | None = None
         self._last: TickResult | None = None
         self._options: dict[str, MaskOptions] = {}
@@ -281,10 +282,11 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         return obs
 
     def _reward(self, breakdown: RewardBreakdown) -> Any:
-        parts = np.array([getattr(breakdown, c) for c in COMPONENTS], dtype=np.float64)
         if self.config.vector_reward:
-            return parts.astype(np.float32)
-        return float(parts @ self._weights)
+            return np.array([getattr(breakdown, c) for c in COMPONENTS], dtype=np.float32)
+        if breakdown.is_zero:  # most ticks
+            return 0.0
+        return float(sum(getattr(breakdown, c) * w for c, w in self._weighted))
 
     def _info(self, agent: str, result: TickResult) -> dict[str, Any]:
         breakdown = result.rewards[agent]

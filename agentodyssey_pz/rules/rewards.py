@@ -81,13 +81,24 @@ class RewardBreakdown:
         return {name: getattr(self, name) for name in COMPONENTS}
 
     def as_dict(self) -> dict[str, int]:
-        """Components and the four totals."""
+        """Components and the four totals (built in one go: every info dict carries one)."""
+        e, c, k, u = self.exploration, self.craft, self.kill, self.unique_kill
+        t, q, s, d = self.trade, self.quest, self.side_quest, self.death
+        total = k + c + e + q + s + t + u - d
+        xp_total = 5 * c + 5 * k + 5 * e + 5 * s + 10 * t + 20 * q
         return {
-            **self.components(),
-            "total": self.total,
-            "xp_total": self.xp_total,
-            "rl_total": self.rl_total,
-            "score_total": self.score_total,
+            "exploration": e,
+            "craft": c,
+            "kill": k,
+            "unique_kill": u,
+            "trade": t,
+            "quest": q,
+            "side_quest": s,
+            "death": d,
+            "total": total,
+            "xp_total": xp_total,
+            "rl_total": xp_total + 5 * u - 10 * d,
+            "score_total": total - k,
         }
 
     def add(self, other: RewardBreakdown) -> None:

@@ -121,7 +121,14 @@ def possession(world: World, agent: AgentState) -> dict[str, int]:
 
 
 def count_carried(world: World, agent: AgentState, def_id: str) -> int:
-    return possession(world, agent).get(def_id, 0)
+    """`possession(world, agent)[def_id]`, without building the whole table (asked every tick)."""
+    def_of = world.def_of
+    total = 0
+    for store in (agent.equipped, *carried_stores(world, agent)):
+        for oid, n in store.items():
+            if oid == def_id or def_of(oid).id == def_id:
+                total += n
+    return total
 
 
 def container_load(world: World, container: ContainerInstance) -> int:

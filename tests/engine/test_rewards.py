@@ -251,6 +251,18 @@ def test_worked_example_arithmetic() -> None:
     )  # fmt: skip
 
 
+def test_the_dict_form_agrees_with_the_totals_for_any_breakdown() -> None:
+    import random
+
+    rng = random.Random(0)
+    for _ in range(500):
+        breakdown = RewardBreakdown(**{c: rng.randint(0, 3) for c in COMPONENTS})
+        as_dict = breakdown.as_dict()
+        assert {c: as_dict[c] for c in COMPONENTS} == breakdown.components()
+        for total in ("total", "xp_total", "rl_total", "score_total"):
+            assert as_dict[total] == getattr(breakdown, total), total
+
+
 def play_worked_example(**config: Any) -> tuple[Any, list[dict[str, int]]]:
     """The spec's six ticks through the engine: the tiny world's default main quest, chapter 1."""
     game = make_game(main_quest=True, **config)

@@ -23,13 +23,14 @@ Fixed reference quirks and interpretations:
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import SIDE_QUEST_COMPLETED
-from agentodyssey_pz.world.agents import AgentState, possession
+from agentodyssey_pz.world.agents import AgentState, count_carried, possession
 from agentodyssey_pz.world.quests import VARIABLE, GuideDef
 from agentodyssey_pz.world.side_quest_data import SCENARIOS, SideGuideDef, SideQuestDef
 from agentodyssey_pz.world.world import World
@@ -138,6 +139,11 @@ def trade_candidates(world: World, explored: list[str]) -> list[tuple[str, str, 
     return out
 
 
+@functools.lru_cache(maxsize=4096)  # one per agent and guide: built once, not every tick
+def guide_def(npc: str, name: str) -> GuideDef:
+    return GuideDef(npc=npc, names=(name,))
+
+
 class SideQuest(BaseStepRule):
     name = "side_quest_step"
     priority = 3
@@ -227,7 +233,7 @@ class Errands:
 
     def guide(self) -> Any:
         """The agent's guide (created, or re-created if it vanished, in the agent's area)."""
-        proto = GuideDef(npc=self.data.guide.npc, names=(self.progress["guide_name"],))
+        proto = guide_def(self.data.guide.npc, self.progress["guide_name"])
         before = self.progress["guide"]
         npc = ensure_guide(self.world, self.agent, proto, self.progress, set())
         self.changed |= npc.id != before
@@ -293,7 +299,9 @@ class Errands:
     # ---------------------------------------------------------------- completion (spec 6.4)
     def is_done(self, scenario: str, task: dict[str, Any]) -> bool:
         if scenario == "collect":
-            return possession(self.world, self.agent).get(task["target"], 0) >= task["target_count"]
+            return count_carried(self.world, self.agent, task["target"]) >= task["target_count"]
+        if self.agent.id not in self.res.by_agent:
+            return False  # the other scenarios complete on this tick's events about me
         events = self.res.events_of
         if scenario == "talk":
             wanted = task["target_npc"]
