@@ -4,8 +4,9 @@ Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--run
        python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
-actions; text mode returns text observations, takes text commands chosen from the valid-action list,
-and puts that list in the infos (valid_actions_in_info), as a language agent would use the env.
+actions. The two text modes take text commands chosen from the valid-action list, which the env puts
+in the infos (valid_actions_in_info), as a language agent would use it: "text" returns the full
+observation (vector, catalogue mask and text), "text_only" only the text a language agent reads.
 Medians over `--runs`; timings are wall clock on this machine.
 """
 
@@ -40,9 +41,9 @@ def run_vector(world: str, agents: int, steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def run_text(world: str, agents: int, steps: int, seed: int) -> float:
+def run_text(world: str, agents: int, steps: int, seed: int, obs_mode: str = "text") -> float:
     env = agentodyssey_pz.parallel_env(
-        world=world, num_agents=agents, tutorial=False, obs_mode="text", action_mode="text",
+        world=world, num_agents=agents, tutorial=False, obs_mode=obs_mode, action_mode="text",
         valid_actions_in_info=True,
     )  # fmt: skip
     _, infos = env.reset(seed=seed)
@@ -58,6 +59,10 @@ def run_text(world: str, agents: int, steps: int, seed: int) -> float:
         if not env.agents:
             _, infos = env.reset()
     return steps / (time.perf_counter() - start)
+
+
+def run_text_only(world: str, agents: int, steps: int, seed: int) -> float:
+    return run_text(world, agents, steps, seed, obs_mode="text_only")
 
 
 def reset_time(world: str, agents: int, runs: int = 5) -> float:
@@ -128,19 +133,23 @@ def main() -> None:
         return
     print(f"world {args.world}; median of {args.runs} runs")
     print(
-        f"{'mode':7} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} "
+        f"{'mode':9} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} "
         f"{'reset ms':>9} {'MB/env':>7}"
     )
     for agents in args.agents:
         steps = max(200, args.steps // max(1, agents // 3))
-        for mode, runner in (("vector", run_vector), ("text", run_text)):
+        for mode, runner in (
+            ("vector", run_vector),
+            ("text", run_text),
+            ("text_only", run_text_only),
+        ):
             rates = [runner(args.world, agents, steps, seed) for seed in range(args.runs)]
             rate = statistics.median(rates)
             extra = ""
             if mode == "vector":
                 reset_ms = reset_time(args.world, agents)
                 extra = f" {reset_ms:9.1f} {memory_per_env(args.world, agents):7.1f}"
-            print(f"{mode:7} {agents:6d} {rate:10,.0f} {rate * agents:14,.0f}{extra}")
+            print(f"{mode:9} {agents:6d} {rate:10,.0f} {rate * agents:14,.0f}{extra}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.rules.rewards import COMPONENTS
 
-OBS_MODES = ("vector", "text")
+# "text": the vector, the mask and the text; "text_only": the text (and, with discrete actions,
+# the action mask) - what a language agent needs, without the cost of the vector.
+OBS_MODES = ("vector", "text", "text_only")
 ACTION_MODES = ("discrete", "text")
 RENDER_MODES = ("ansi", "human")
 

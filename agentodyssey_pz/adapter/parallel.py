@@ -18,9 +18,11 @@ i)` tells what index i means. `action_mode="text"`: a gymnasium `Text` command s
 
 ## Observation space
 `Dict({"observation": Box(float32, [-1, 1]), "action_mask": Box(int8, {0, 1})})`; the vector layout
-is documented by `observation_layout()`. `obs_mode="text"` adds `"text"`, the text observation. The
-mask is exact: with the other agents idle, an unmasked action always takes effect
-(`infos[a]["action_ok"]` True) and a masked one never would.
+is documented by `observation_layout()`. `obs_mode="text"` adds `"text"`, the text observation;
+`obs_mode="text_only"` gives only the text (plus the action mask when actions are discrete), what a
+language agent reads, without paying for the vector. The mask is exact: with the other agents
+idle, an unmasked action always takes effect (`infos[a]["action_ok"]` True) and a masked one never
+would.
 
 ## Rewards
 A float per agent: the tick's RewardBreakdown weighted by `reward_weights` (default: the spec's
@@ -102,16 +104,25 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.catalogue = ActionCatalogue(self.game.definition, self.game.engine.rules)
         self.layout = ObservationLayout(self.game.definition)
         self.encoder = VectorEncoder(self.layout, config.num_agents)
-        self._text_obs = config.obs_mode == "text"
+        self._text_obs = config.obs_mode in ("text", "text_only")
+        self._vector_obs = config.obs_mode != "text_only"
         self._charset = text_charset(self.game.definition, self.game.pack.quest_data)
         n_actions = len(self.catalogue)
         # With text actions the discrete catalogue's mask is not a mask of the action space: it is
         # offered as "catalogue_mask", so samplers that read "action_mask" do not misuse it.
-        self._mask_key = "action_mask" if config.action_mode == "discrete" else "catalogue_mask"
+        # A text-only observation for text actions carries no mask at all.
+        self._mask_key: str | None = (
+            "action_mask"
+            if config.action_mode == "discrete"
+            else "catalogue_mask"
+            if self._vector_obs
+            else None
+        )
         obs_space = observation_space(
             self.layout.size,
             n_actions,
             text=self._text_obs,
+            vector=self._vector_obs,
             charset=self._charset,
             max_length=config.text_max_length,
             mask_key=self._mask_key,
@@ -262,14 +273,18 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         return action  # text or Command: the engine parses or rejects it
 
     def _observe(self, agent: str, result: TickResult) -> dict[str, Any]:
-        state = self.game.agents[agent]
-        vector = self.encoder.encode(self.game, state, np.empty(self.layout.size, dtype=np.float32))
-        options: MaskOptions = {}
-        mask = action_mask(
-            self.game, agent, self.catalogue, np.empty(len(self.catalogue), dtype=np.int8), options
-        )
-        self._options[agent] = options  # the state is unchanged until the next step starts
-        obs: dict[str, Any] = {"observation": vector, self._mask_key: mask}
+        obs: dict[str, Any] = {}
+        if self._vector_obs:
+            state = self.game.agents[agent]
+            obs["observation"] = self.encoder.encode(
+                self.game, state, np.empty(self.layout.size, dtype=np.float32)
+            )
+        if self._mask_key is not None:
+            options: MaskOptions = {}
+            obs[self._mask_key] = action_mask(
+                self.game, agent, self.catalogue, np.empty(len(self.catalogue), np.int8), options
+            )
+            self._options[agent] = options  # the state is unchanged until the next step starts
         if self._text_obs:
             text = tick_observation(
                 self.game,
@@ -297,7 +312,10 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             "reward_breakdown": breakdown.as_dict(),
         }
         if self.config.valid_actions_in_info:
-            info["valid_actions"] = valid_actions(self.game, agent)
+            # The mask of this same state (if one was made) already found what half the verbs offer.
+            info["valid_actions"] = valid_actions(
+                self.game, agent, mask_options=self._options.get(agent)
+            )
         return info
 
     # ------------------------------------------------------------------ global view and display

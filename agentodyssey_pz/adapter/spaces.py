@@ -59,12 +59,16 @@ def observation_space(
     text: bool,
     charset: frozenset[str],
     max_length: int,
-    mask_key: str = "action_mask",
+    mask_key: str | None = "action_mask",
+    vector: bool = True,
 ) -> spaces.Dict:
-    parts: dict[str, spaces.Space] = {
-        "observation": spaces.Box(-1.0, 1.0, shape=(obs_size,), dtype=np.float32),
-        mask_key: spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
-    }
+    """The Dict of what an observation holds: the vector, the mask (under `mask_key`; None: no
+    mask) and the text, each when asked for."""
+    parts: dict[str, spaces.Space] = {}
+    if vector:
+        parts["observation"] = spaces.Box(-1.0, 1.0, shape=(obs_size,), dtype=np.float32)
+    if mask_key is not None:
+        parts[mask_key] = spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8)
     if text:
         parts["text"] = spaces.Text(max_length=max_length, min_length=0, charset=charset)
     return spaces.Dict(parts)

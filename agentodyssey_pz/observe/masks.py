@@ -60,30 +60,64 @@ def command_text(verb_phrase: str, params: tuple[str, ...]) -> str:
 
 
 ParamsByVerb = dict[str, list[tuple[str, ...]]]
+# What the last mask saw, per verb: the (target, params) its rule reported. Executing a discrete
+# action in that same state looks its parameters up here instead of asking the rule again.
+MaskOptions = dict[str, list[tuple[str | None, tuple[str, ...]]]]
 
 
-def valid_params_by_verb(game: Game, agent_id: str, *, all_amounts: bool = True) -> ParamsByVerb:
+@functools.cache
+def reuses_mask(rule_class: type) -> bool:
+    """Whether a verb's valid list may be taken from its mask list: it says so
+    (`valid_params_from_mask`) in the very class that defines both methods, so a subclass that
+    overrides one of them does not inherit the promise by accident."""
+    if not getattr(rule_class, "valid_params_from_mask", False):
+        return False
+
+    def owner(name: str) -> type:
+        return next(k for k in rule_class.__mro__ if name in vars(k))
+
+    return owner("valid_params") is owner("mask_targets") is owner("valid_params_from_mask")
+
+
+def valid_params_by_verb(
+    game: Game,
+    agent_id: str,
+    *,
+    all_amounts: bool = True,
+    mask_options: MaskOptions | None = None,
+) -> ParamsByVerb:
     """Verb id -> every parameter tuple with which it would take effect now (verbs in the spec's
-    order; verbs with nothing to offer are left out). Computed once, it serves both the text list
-    (`valid_actions`) and the mask (`action_mask`)."""
+    order; verbs with nothing to offer are left out).
+
+    `mask_options`: what `action_mask` found for this agent in this very state; verbs whose valid
+    list is their mask list (`valid_params_from_mask`) are then not asked again."""
     rules = game.engine.rules
     order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
     ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
     out: ParamsByVerb = {}
     for verb_id in order:
-        ctx.action = verb_id
-        params_list = rules[verb_id].valid_params(ctx, all_amounts=all_amounts)
+        rule = rules[verb_id]
+        if mask_options is not None and reuses_mask(type(rule)):
+            params_list = [params for _, params in mask_options.get(verb_id, ())]
+        else:
+            ctx.action = verb_id
+            params_list = rule.valid_params(ctx, all_amounts=all_amounts)
         if params_list:
             out[verb_id] = params_list
     return out
 
 
 def valid_actions(
-    game: Game, agent_id: str, params_by_verb: ParamsByVerb | None = None
+    game: Game,
+    agent_id: str,
+    params_by_verb: ParamsByVerb | None = None,
+    *,
+    mask_options: MaskOptions | None = None,
 ) -> dict[str, list[str]]:
-    """Verb phrase -> every command this agent could issue now with effect, in the spec's order."""
+    """Verb phrase -> every command this agent could issue now with effect, in the spec's order
+    (`mask_options`: see `valid_params_by_verb`)."""
     if params_by_verb is None:
-        params_by_verb = valid_params_by_verb(game, agent_id)
+        params_by_verb = valid_params_by_verb(game, agent_id, mask_options=mask_options)
     rules = game.engine.rules
     return {
         rules[verb].verb: [command_text(rules[verb].verb, p) for p in params_list]
@@ -93,11 +127,6 @@ def valid_actions(
 
 def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:
     return RuleContext(game, game.world, game.agents[agent_id], verb, (), game.tick_index)
-
-
-# What the last mask saw, per verb: the (target, params) its rule reported. Executing a discrete
-# action in that same state looks its parameters up here instead of asking the rule again.
-MaskOptions = dict[str, list[tuple[str | None, tuple[str, ...]]]]
 
 
 def action_mask(

@@ -151,6 +151,9 @@ class BaseActionRule(ABC):
     description: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()  # extra phrasings accepted by the parser
     catalogue: ClassVar[CatalogueShape | None] = None  # None: not in the discrete catalogue
+    # True when `valid_params` is exactly the parameters of `mask_targets` (no amounts, no
+    # containers): a valid-action list built right after a mask reuses what the mask found.
+    valid_params_from_mask: ClassVar[bool] = False
 
     @classmethod
     def usage(cls) -> str:

@@ -73,7 +73,7 @@ def parse_action(text: object, verbs: VerbTable) -> Command | ParseFailure:
     text = text.strip()
     if not text:
         return ParseFailure("it is empty")
-    bad = _control_character(text)
+    bad = None if text.isprintable() else _control_character(text)  # Cc is never printable
     if bad is not None:
         return ParseFailure(f"it contains the control character {bad!r}")
     found = verbs.match(text)
@@ -83,6 +83,17 @@ def parse_action(text: object, verbs: VerbTable) -> Command | ParseFailure:
     rest = text[length:].strip()
     if not rest:
         return Command(verb_id, ())
+    return split_params(verb_id, rest)
+
+
+_SHELL_SPECIAL = frozenset("\"'\\")
+
+
+def split_params(verb_id: str, rest: str) -> Command | ParseFailure:
+    """POSIX shell splitting of the parameters. Without quotes or backslashes that is a split at
+    spaces (tabs and newlines are control characters, refused before), done without shlex."""
+    if _SHELL_SPECIAL.isdisjoint(rest):
+        return Command(verb_id, tuple(p for p in rest.split(" ") if p))
     try:
         params = shlex.split(rest, posix=True)
     except ValueError as exc:  # unbalanced quote, dangling backslash

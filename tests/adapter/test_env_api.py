@@ -396,6 +396,40 @@ def test_text_observations_sit_in_the_dict_and_in_the_text_space() -> None:
     assert "text" not in vector_env.observation_space("agent_0").spaces
 
 
+@pytest.mark.parametrize(
+    ("action_mode", "keys"), [("discrete", {"text", "action_mask"}), ("text", {"text"})]
+)
+def test_text_only_observations_carry_the_text_and_the_mask_discrete_actions_need(
+    action_mode: str, keys: set[str]
+) -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text_only", action_mode=action_mode)
+    full = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text", action_mode=action_mode)
+    assert set(env.observation_space("agent_0").spaces) == keys
+    observations, _ = env.reset(seed=4)
+    reference, _ = full.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for step in range(40):
+        for agent in env.possible_agents:
+            assert set(observations[agent]) == keys
+            assert observations[agent]["text"] == reference[agent]["text"], (step, agent)
+            if "action_mask" in keys:
+                np.testing.assert_array_equal(
+                    observations[agent]["action_mask"], reference[agent]["action_mask"]
+                )
+        # Discrete indices work in every mode (resolved without a stored mask when there is none).
+        actions = {
+            a: int(rng.choice(np.flatnonzero(reference[a][mask_key(full)])))
+            for a in env.possible_agents
+        }
+        observations, rewards, *_ = env.step(actions)
+        reference, expected, *_ = full.step(actions)
+        assert rewards == expected, step
+
+
+def mask_key(env) -> str:
+    return "action_mask" if env.config.action_mode == "discrete" else "catalogue_mask"
+
+
 # ---------------------------------------------------------------------------- pickling
 def test_the_env_pickles_and_works_after_reset() -> None:
     env = agentodyssey_pz.parallel_env(world=WORLD, obs_mode="text")

@@ -2,9 +2,9 @@
 
 Which combinations run, and why the others do not apply:
 
-- `parallel_seed_test` and `max_cycles_test` sample actions without a mask, so they run in all four
+- `parallel_seed_test` and `max_cycles_test` sample actions without a mask, so they run in all six
   (obs_mode x action_mode) combinations.
-- `parallel_api_test` and `api_test` run in all four combinations: with `action_mode="text"` the
+- `parallel_api_test` and `api_test` run in all six combinations: with `action_mode="text"` the
   catalogue's mask is offered as "catalogue_mask" (not "action_mask", which samplers would pass to
   the `Text` space), so PettingZoo samples free text commands.
 - `seed_test` and `render_test` run with discrete actions in both observation modes (the text
@@ -39,7 +39,7 @@ from worlds_helper import bundled_worlds
 import agentodyssey_pz
 
 WORLDS = bundled_worlds()
-OBS_MODES = ("vector", "text")
+OBS_MODES = ("vector", "text", "text_only")
 ACTION_MODES = ("discrete", "text")
 
 DICT_OBSERVATION_WARNINGS = (
@@ -146,7 +146,13 @@ def _check_in_space(env, observations: dict, step: int) -> None:
 
 @pytest.mark.parametrize(
     ("obs_mode", "action_mode"),
-    [("vector", "discrete"), ("text", "discrete"), ("text", "text")],
+    [
+        ("vector", "discrete"),
+        ("text", "discrete"),
+        ("text", "text"),
+        ("text_only", "discrete"),
+        ("text_only", "text"),
+    ],
 )
 @pytest.mark.parametrize("world", WORLDS)
 def test_observations_stay_in_their_space(world: str, obs_mode: str, action_mode: str) -> None:
@@ -160,7 +166,11 @@ def test_observations_stay_in_their_space(world: str, obs_mode: str, action_mode
     for step in range(1, STEPS_IN_SPACE + 1):
         actions = {}
         for agent in env.agents:
-            index = int(rng.choice(np.flatnonzero(catalogue_mask(observations[agent]))))
+            obs = observations[agent]
+            if "action_mask" in obs or "catalogue_mask" in obs:
+                index = int(rng.choice(np.flatnonzero(catalogue_mask(obs))))
+            else:  # a text-only observation for text actions has no mask
+                index = int(rng.integers(len(env.catalogue)))
             if action_mode == "text" and step % 3 == 0:
                 actions[agent] = env.action_space(agent).sample()  # random text
             elif action_mode == "text":

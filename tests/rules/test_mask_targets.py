@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from harness import act, give, make_game
 from worlds_helper import bundled_worlds
 
-from agentodyssey_pz.observe.masks import valid_actions
+from agentodyssey_pz.observe.catalogue import ActionCatalogue
+from agentodyssey_pz.observe.masks import action_mask, reuses_mask, valid_actions
 from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
 
@@ -63,3 +65,61 @@ def test_overrides_equal_the_derivation_from_valid_params(world: str) -> None:
         if game.tick(actions).terminated:
             break
     assert compared > 200  # the walk reached states where the overridden verbs had entries
+
+
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_verbs_that_promise_it_list_exactly_their_mask_parameters(world: str) -> None:
+    """`valid_params_from_mask`: the valid-action list reuses the mask's findings for these verbs,
+    so their valid parameters must be exactly the parameters of their mask targets."""
+    game = make_game(world, agents=3, seed=11, tutorial=False)
+    promising = [v for v, r in game.engine.rules.items() if reuses_mask(type(r))]
+    assert {"pick_up", "drop", "enter", "attack", "talk_to"} <= set(promising)
+    catalogue = ActionCatalogue(game.definition, game.engine.rules)
+    rng = random.Random(world)
+    checked = 0
+    for _ in range(200):
+        for agent_id in game.agent_ids:
+            ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+            for verb in promising:
+                ctx.action = verb
+                rule = game.engine.rules[verb]
+                projected = [p for _, p in rule.mask_targets(ctx)]
+                assert rule.valid_params(ctx) == projected, (world, verb)
+                checked += len(projected)
+            options: dict = {}
+            action_mask(game, agent_id, catalogue, np.empty(len(catalogue), np.int8), options)
+            assert valid_actions(game, agent_id, mask_options=options) == valid_actions(
+                game, agent_id
+            )
+        actions = {}
+        for agent_id in game.agent_ids:
+            listed = valid_actions(game, agent_id)
+            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
+        if game.tick(actions).terminated:
+            break
+    assert checked > 300
+
+
+def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None:
+    from agentodyssey_pz.rules.base import CatalogueShape
+
+    class Promising(BaseActionRule):
+        name = verb = "promise"
+        catalogue = CatalogueShape("object", name=0)
+        valid_params_from_mask = True
+
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            return None
+
+        def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
+            return [p for _, p in self.mask_targets(ctx)]
+
+        def mask_targets(self, ctx):  # type: ignore[no-untyped-def]
+            return []
+
+    class NewList(Promising):
+        def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
+            return [("extra",)]
+
+    assert reuses_mask(Promising)
+    assert not reuses_mask(NewList)

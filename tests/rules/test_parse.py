@@ -101,6 +101,26 @@ def test_parameters_split_with_shell_quoting(text: str, params: tuple[str, ...])
     assert parse(text) == Command("write", params)
 
 
+def test_splitting_without_quotes_equals_shell_splitting() -> None:
+    """The quote-free fast path splits exactly as shlex does (spaces only: Unicode spaces such as
+    U+00A0 or U+3000 stay inside a parameter, as in a shell)."""
+    import random
+    import shlex
+
+    rng = random.Random(0)
+    alphabet = ["a", "b", "7", "_", "-", " ", " ", "\u00a0", "\u3000", "\u2003", "é", "ß", "🍐"]
+    compared = 0
+    for _ in range(3000):
+        rest = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14))).strip(" ")
+        result = parse(f"write {rest}")
+        if not rest.strip():
+            continue
+        assert isinstance(result, Command), rest
+        assert result.params == tuple(shlex.split(rest.strip(), posix=True)), repr(rest)
+        compared += 1
+    assert compared > 2000
+
+
 @pytest.mark.parametrize(
     "text",
     [

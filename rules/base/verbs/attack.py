@@ -48,6 +48,7 @@ class Attack(BaseActionRule):
         "again tires me (weaker blows) until I wait or defend."
     )
     catalogue = CatalogueShape("npc", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -16,6 +16,7 @@ class Drop(BaseActionRule):
     param_min = param_max = 1
     description = "Put one unit of something I hold down on the ground."
     catalogue = CatalogueShape("object", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -68,6 +68,7 @@ class Enter(BaseActionRule):
         "Walk to a neighbouring area; a locked path needs its key (or a lockpick) in hand."
     )
     catalogue = CatalogueShape("area", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -50,6 +50,7 @@ class Equip(BaseActionRule):
     param_min = param_max = 1
     description = "Equip something I hold: a container becomes my inventory, armour protects me."
     catalogue = CatalogueShape("equippable", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

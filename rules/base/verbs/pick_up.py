@@ -20,6 +20,7 @@ class PickUp(BaseActionRule):
     param_min = param_max = 1
     description = "Pick one unit of an object up from the ground (two hands: two units at most)."
     catalogue = CatalogueShape("object", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -42,6 +42,7 @@ class TalkTo(BaseActionRule):
     param_min = param_max = 1
     description = "Talk to someone here: hear what they say (merchants also list their prices)."
     catalogue = CatalogueShape("npc", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -22,6 +22,7 @@ class Unequip(BaseActionRule):
     param_min = param_max = 1
     description = "Take off something I have equipped and hold it (needs a free hand)."
     catalogue = CatalogueShape("equippable", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
