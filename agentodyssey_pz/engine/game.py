@@ -66,6 +66,7 @@ class Game:
         self.agent_ids: tuple[str, ...] = ids
         self._order = {aid: i for i, aid in enumerate(ids)}
         self._start_time = self.config.start_datetime()
+        self._time_text: tuple[int, str] = (-2, "")  # (tick, text): every observation shows it
         self.rule_set: RuleSet = load_rule_set(
             [rules_dir() / BASE_PACK, *self.config.rule_packs, *self.pack.rule_packs]
         )
@@ -286,7 +287,11 @@ class Game:
 
     @property
     def time_text(self) -> str:
-        return format_time(self.time)
+        tick, text = self._time_text
+        if tick != self.tick_index:
+            text = format_time(self.time)
+            self._time_text = (self.tick_index, text)
+        return text
 
     def agent(self, agent_id: str) -> AgentState:
         return self.agents[agent_id]

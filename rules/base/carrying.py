@@ -26,6 +26,17 @@ def parse_amount(text: str) -> int | None:
     return value if value > 0 else None
 
 
+_AMOUNT_WORDS = tuple(str(n) for n in range(1, 1001))  # "1".."1000", written once
+
+
+def amount_words(limit: int, all_amounts: bool) -> tuple[str, ...]:
+    """Amount parameters to list: "1".."limit", or only "1" (when at least 1 is possible)."""
+    top = limit if all_amounts else min(limit, 1)
+    if top <= len(_AMOUNT_WORDS):
+        return _AMOUNT_WORDS[: max(top, 0)]
+    return tuple(str(n) for n in range(1, top + 1))
+
+
 def area_loc(area_id: str) -> dict[str, str]:
     return location("area", area_id)
 

@@ -79,8 +79,3 @@ def contents_by_name(world: World, container: ContainerInstance) -> list[tuple[s
         if name is not None and count > 0:
             listed.append((name, oid, count))
     return listed
-
-
-def amount_range(limit: int, all_amounts: bool) -> range:
-    """Amount parameters to list: 1..limit, or only 1 (when at least 1 is possible)."""
-    return range(1, (limit if all_amounts else min(limit, 1)) + 1)

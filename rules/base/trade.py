@@ -106,8 +106,3 @@ def is_sellable_kind(obj: ObjectDef) -> bool:
 def kind_name_resolves(world: World, obj: ObjectDef) -> bool:
     """Whether a definition's own name names it (so a listed command reaches this definition)."""
     return world.obj_name_to_id.get(obj.name) == obj.id
-
-
-def amounts(limit: int, all_amounts: bool) -> range:
-    """Amount parameters to list: 1..limit, or just 1 (when at least 1 is possible)."""
-    return range(1, (limit if all_amounts else min(limit, 1)) + 1)

@@ -25,11 +25,10 @@ from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import place_on_ground, take_units
+from ..carrying import amount_words, place_on_ground, take_units
 from ..trade import (
     Deal,
     Line,
-    amounts,
     coins_carried,
     kind_name_resolves,
     merchant_for,
@@ -134,5 +133,5 @@ class Buy(BaseActionRule):
                 if stock <= 0 or price < 0:
                     continue
                 limit = stock if price == 0 else min(stock, coins // price)
-                out += [(str(n), obj.name, npc.name) for n in amounts(limit, all_amounts)]
+                out += [(n, obj.name, npc.name) for n in amount_words(limit, all_amounts)]
         return out

@@ -34,6 +34,7 @@ from agentodyssey_pz.world.world import World
 
 from ..carrying import (
     FRACTION_DIGITS,
+    amount_words,
     parse_amount,
     place_on_ground,
     store_loc,
@@ -260,8 +261,7 @@ class Craft(BaseActionRule):
         looked at (via `world.products_of`), never every definition."""
         listed: list[tuple[str, ...]] = []
         for obj, possible in self.craftable(ctx):
-            top = possible if all_amounts else 1
-            listed += [(str(n), obj.name) for n in range(1, top + 1)]
+            listed += [(n, obj.name) for n in amount_words(possible, all_amounts)]
         return listed
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:

@@ -15,8 +15,15 @@ from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, Rule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import ContainerInstance
 
-from ..carrying import INVENTORY, area_loc, container_loc, move_units, parse_amount
-from ..containers import amount_range, contents_by_name, locate_container, reachable_containers
+from ..carrying import (
+    INVENTORY,
+    amount_words,
+    area_loc,
+    container_loc,
+    move_units,
+    parse_amount,
+)
+from ..containers import contents_by_name, locate_container, reachable_containers
 
 
 class Discard(BaseActionRule):
@@ -95,10 +102,10 @@ class Discard(BaseActionRule):
         """Each entry of each container in reach, amounts 1..its count."""
         world = ctx.world
         return [
-            (str(n), name, cname)
+            (n, name, cname)
             for cname, container in reachable_containers(world, ctx.actor)
             for name, _, count in contents_by_name(world, container)
-            for n in amount_range(count, all_amounts)
+            for n in amount_words(count, all_amounts)
         ]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:

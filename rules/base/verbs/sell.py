@@ -24,11 +24,10 @@ from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import count_in_stores, place_on_ground, take_units
+from ..carrying import amount_words, count_in_stores, place_on_ground, take_units
 from ..trade import (
     Deal,
     Line,
-    amounts,
     is_sellable_kind,
     kind_name_resolves,
     merchant_for,
@@ -139,5 +138,5 @@ class Sell(BaseActionRule):
                 if unit <= 0 or not is_sellable_kind(obj) or not kind_name_resolves(world, obj):
                     continue
                 limit = min(count_in_stores(world, stores, obj.id), npc.coins // unit)
-                out += [(str(n), obj.name, npc.name) for n in amounts(limit, all_amounts)]
+                out += [(n, obj.name, npc.name) for n in amount_words(limit, all_amounts)]
         return out

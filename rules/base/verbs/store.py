@@ -29,9 +29,16 @@ from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import INVENTORY, area_loc, container_loc, hand_loc, move_units, parse_amount
+from ..carrying import (
+    INVENTORY,
+    amount_words,
+    area_loc,
+    container_loc,
+    hand_loc,
+    move_units,
+    parse_amount,
+)
 from ..containers import (
-    amount_range,
     free_space,
     locate_container,
     names_itself,
@@ -196,7 +203,7 @@ class Store(BaseActionRule):
             found = agent.hands.get(oid, 0) + ground.get(oid, 0)
             for cname, _, free in rooms:
                 limit = found if not obj.size else min(found, free // obj.size)
-                listed += [(str(n), name, cname) for n in amount_range(limit, all_amounts)]
+                listed += [(n, name, cname) for n in amount_words(limit, all_amounts)]
         return listed
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
