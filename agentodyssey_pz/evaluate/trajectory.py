@@ -31,8 +31,7 @@ from typing import Any, TextIO
 import attrs
 import numpy as np
 
-from agentodyssey_pz.observe.masks import command_text
-from agentodyssey_pz.rules.parse import Command
+from agentodyssey_pz.rules.parse import Command, command_text
 
 FORMAT = "agentodyssey_pz.trajectory"
 VERSION = 1

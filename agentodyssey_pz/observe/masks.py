@@ -8,15 +8,13 @@ other agents idle). Lists are built only when asked for.
 from __future__ import annotations
 
 import functools
-import re
-import shlex
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.rules.parse import Command
+from agentodyssey_pz.rules.parse import Command, command_text
 
 if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
@@ -42,21 +40,6 @@ VERB_ORDER = (
     "defend",
     "wait",
 )
-
-
-_SAFE = re.compile(r"[\w@%+=:,./-]+", re.ASCII)  # what shlex.quote leaves bare
-
-
-def _quote(token: str) -> str:
-    return token if _SAFE.fullmatch(token) else shlex.quote(token)
-
-
-@functools.lru_cache(maxsize=1 << 16)  # a pure function of its arguments; lists repeat tick to tick
-def command_text(verb_phrase: str, params: tuple[str, ...]) -> str:
-    """A command string the parser reads back to exactly these parameters."""
-    if not params:
-        return verb_phrase
-    return f"{verb_phrase} {' '.join(map(_quote, params))}"
 
 
 ParamsByVerb = dict[str, list[tuple[str, ...]]]
@@ -114,15 +97,32 @@ def valid_actions(
     *,
     mask_options: MaskOptions | None = None,
 ) -> dict[str, list[str]]:
-    """Verb phrase -> every command this agent could issue now with effect, in the spec's order
-    (`mask_options`: see `valid_params_by_verb`)."""
-    if params_by_verb is None:
-        params_by_verb = valid_params_by_verb(game, agent_id, mask_options=mask_options)
+    """Verb phrase -> every command this agent could issue now with effect, in the spec's order.
+
+    Each verb writes its own list (`valid_commands`); given `params_by_verb`, those parameters
+    are written out instead. `mask_options`: what `action_mask` found for this agent in this very
+    state - verbs whose valid list is their mask list (`valid_params_from_mask`) are not asked
+    again."""
     rules = game.engine.rules
-    return {
-        rules[verb].verb: [command_text(rules[verb].verb, p) for p in params_list]
-        for verb, params_list in params_by_verb.items()
-    }
+    if params_by_verb is not None:
+        return {
+            rules[verb].verb: [command_text(rules[verb].verb, p) for p in params_list]
+            for verb, params_list in params_by_verb.items()
+        }
+    order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
+    ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+    out: dict[str, list[str]] = {}
+    for verb_id in order:
+        rule = rules[verb_id]
+        if mask_options is not None and reuses_mask(type(rule)):
+            phrase = rule.verb
+            lines = [command_text(phrase, p) for _, p in mask_options.get(verb_id, ())]
+        else:
+            ctx.action = verb_id
+            lines = rule.valid_commands(ctx)
+        if lines:
+            out[rule.verb] = lines
+    return out
 
 
 def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:

@@ -22,6 +22,7 @@ from agentodyssey_pz.rules.events import (
     TRACK_UTILIZE,
     Event,
 )
+from agentodyssey_pz.rules.parse import command_text
 from agentodyssey_pz.world.world import World
 
 
@@ -185,6 +186,13 @@ class BaseActionRule(ABC):
         when `all_amounts` is False (what action masks need). The default: a verb without
         parameters is always valid, any other lists nothing (override it)."""
         return [()] if self.param_max == 0 else []
+
+    def valid_commands(self, ctx: RuleContext) -> list[str]:
+        """`valid_params` written as commands, as language agents are shown them (the parser
+        reads each back to its parameters). A verb listing many amounts may override it with a
+        cached equivalent (the tests check the two agree)."""
+        verb = self.verb
+        return [command_text(verb, params) for params in self.valid_params(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         """(target, params) for every catalogue entry of this verb that would take effect now:

@@ -8,6 +8,8 @@ quotes, text longer than `MAX_COMMAND_LENGTH` - gives a `ParseFailure`, never an
 
 from __future__ import annotations
 
+import functools
+import re
 import shlex
 import unicodedata
 from collections.abc import Iterable
@@ -87,6 +89,20 @@ def parse_action(text: object, verbs: VerbTable) -> Command | ParseFailure:
 
 
 _SHELL_SPECIAL = frozenset("\"'\\")
+_SAFE = re.compile(r"[\w@%+=:,./-]+", re.ASCII)  # what shlex.quote leaves bare
+
+
+def quote_param(token: str) -> str:
+    """A parameter as it must be typed to be read back unchanged (quoted only when needed)."""
+    return token if _SAFE.fullmatch(token) else shlex.quote(token)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of its arguments; lists repeat tick to tick
+def command_text(verb_phrase: str, params: tuple[str, ...]) -> str:
+    """A command string `parse_action` reads back to exactly these parameters."""
+    if not params:
+        return verb_phrase
+    return f"{verb_phrase} {' '.join(map(quote_param, params))}"
 
 
 def split_params(verb_id: str, rest: str) -> Command | ParseFailure:

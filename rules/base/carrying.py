@@ -7,10 +7,13 @@ too (the reference's separate `armor` kind strands tokens, quirk 3).
 
 from __future__ import annotations
 
+import functools
 import math
 
 from agentodyssey_pz.rules.base import INVENTORY, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import location
+from agentodyssey_pz.rules.parse import command_text
 from agentodyssey_pz.world.agents import AgentState, add_count, remove_count
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
@@ -35,6 +38,41 @@ def amount_words(limit: int, all_amounts: bool) -> tuple[str, ...]:
     if top <= len(_AMOUNT_WORDS):
         return _AMOUNT_WORDS[: max(top, 0)]
     return tuple(str(n) for n in range(1, top + 1))
+
+
+@functools.lru_cache(maxsize=1 << 14)  # (verb, rest, limit) repeat from tick to tick
+def amount_commands(verb_phrase: str, rest: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    """`<verb> 1 <rest>` ... `<verb> <limit> <rest>`, written once per distinct run."""
+    return tuple(command_text(verb_phrase, (n, *rest)) for n in amount_words(limit, True))
+
+
+AmountRuns = list[tuple[tuple[str, ...], int]]
+
+
+class ListsAmounts:
+    """For verbs whose first parameter is an amount: `valid_params` and `valid_commands` from
+    `amount_runs(ctx)` - per listed entry, the other parameters and the largest amount. Mixed in
+    before `BaseActionRule`. Lists of amounts get long (a stack of 40 stones, two bags: 80
+    commands), so the written commands of a run are cached."""
+
+    verb: str
+
+    def amount_runs(self, ctx: RuleContext) -> AmountRuns:
+        raise NotImplementedError
+
+    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [
+            (n, *rest)
+            for rest, limit in self.amount_runs(ctx)
+            for n in amount_words(limit, all_amounts)
+        ]
+
+    def valid_commands(self, ctx: RuleContext) -> list[str]:
+        out: list[str] = []
+        for rest, limit in self.amount_runs(ctx):
+            if limit > 0:
+                out += amount_commands(self.verb, rest, limit)
+        return out
 
 
 def area_loc(area_id: str) -> dict[str, str]:

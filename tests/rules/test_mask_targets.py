@@ -19,6 +19,7 @@ from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.masks import action_mask, reuses_mask, valid_actions
 from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.parse import Command, command_text
 
 
 def derived(rule: BaseActionRule, ctx: RuleContext) -> set:
@@ -123,3 +124,32 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
 
     assert reuses_mask(Promising)
     assert not reuses_mask(NewList)
+
+
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_each_verbs_written_commands_are_its_valid_params(world: str) -> None:
+    """`valid_commands` (cached amount runs for store, discard, craft, buy, sell) writes exactly
+    `valid_params`, in order, as commands the parser reads back to those parameters."""
+    game = make_game(world, agents=3, seed=5, tutorial=False)
+    rng = random.Random(f"{world}-commands")
+    bag = next(o.id for o in game.world.objects.values() if o.is_container)
+    (bag_id,) = give(game, "agent_0", bag)
+    act(game, "agent_0", f"equip {game.world.containers[bag_id].name}")
+    written = 0
+    for _ in range(200):
+        for agent_id in game.agent_ids:
+            ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+            for verb, rule in game.engine.rules.items():
+                ctx.action = verb
+                lines = rule.valid_commands(ctx)
+                assert lines == [command_text(rule.verb, p) for p in rule.valid_params(ctx)], verb
+                for line, params in zip(lines[:3], rule.valid_params(ctx)[:3], strict=False):
+                    assert game.engine.parse(line) == Command(verb, params), line
+                written += len(lines)
+        actions = {}
+        for agent_id in game.agent_ids:
+            listed = valid_actions(game, agent_id)
+            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
+        if game.tick(actions).terminated:
+            break
+    assert written > 2000

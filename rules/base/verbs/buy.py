@@ -25,7 +25,7 @@ from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import amount_words, place_on_ground, take_units
+from ..carrying import AmountRuns, ListsAmounts, place_on_ground, take_units
 from ..trade import (
     Deal,
     Line,
@@ -80,7 +80,7 @@ def price_checked(
     return Deal(npc, obj, amount, price, (note,) if clamped else ())
 
 
-class Buy(BaseActionRule):
+class Buy(ListsAmounts, BaseActionRule):
     name = "buy"
     verb = "buy"
     params = ("amount", "obj_name", "npc_name")
@@ -115,7 +115,7 @@ class Buy(BaseActionRule):
         res.emit("object_bought", agent.id, {**data, "area_id": agent.area_id})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+    def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Per merchant here, per defined and priced stock entry: amounts up to what the stock
         and my coins allow."""
         agent, world = ctx.actor, ctx.world
@@ -123,7 +123,7 @@ class Buy(BaseActionRule):
         if not merchants:
             return []
         coins = coins_carried(world, agent)
-        out: list[tuple[str, ...]] = []
+        out: AmountRuns = []
         for npc in merchants:
             for def_id, stock in npc.inventory.items():
                 obj = world.objects.get(def_id)
@@ -133,5 +133,5 @@ class Buy(BaseActionRule):
                 if stock <= 0 or price < 0:
                     continue
                 limit = stock if price == 0 else min(stock, coins // price)
-                out += [(n, obj.name, npc.name) for n in amount_words(limit, all_amounts)]
+                out.append(((obj.name, npc.name), limit))
         return out

@@ -34,7 +34,8 @@ from agentodyssey_pz.world.world import World
 
 from ..carrying import (
     FRACTION_DIGITS,
-    amount_words,
+    AmountRuns,
+    ListsAmounts,
     parse_amount,
     place_on_ground,
     store_loc,
@@ -179,7 +180,7 @@ def produce(world: World, agent: AgentState, obj: ObjectDef, amount: int, res: R
     )
 
 
-class Craft(BaseActionRule):
+class Craft(ListsAmounts, BaseActionRule):
     name = "craft"
     verb = "craft"
     params = ("amount", "obj_name")
@@ -255,14 +256,11 @@ class Craft(BaseActionRule):
             consume_reference(world, agent, stores, recipe, amount, res)
         return produce(world, agent, obj, amount, res)
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+    def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Each product of something I carry (or hold credit for) whose stations are here and whose
         ingredients suffice for one, amounts 1..possible. Only recipes using what I carry are
         looked at (via `world.products_of`), never every definition."""
-        listed: list[tuple[str, ...]] = []
-        for obj, possible in self.craftable(ctx):
-            listed += [(n, obj.name) for n in amount_words(possible, all_amounts)]
-        return listed
+        return [((obj.name,), possible) for obj, possible in self.craftable(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         return [(obj.id, (ONE, obj.name)) for obj, _ in self.craftable(ctx)]

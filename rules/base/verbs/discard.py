@@ -17,7 +17,8 @@ from agentodyssey_pz.world.entities import ContainerInstance
 
 from ..carrying import (
     INVENTORY,
-    amount_words,
+    AmountRuns,
+    ListsAmounts,
     area_loc,
     container_loc,
     move_units,
@@ -26,7 +27,7 @@ from ..carrying import (
 from ..containers import contents_by_name, locate_container, reachable_containers
 
 
-class Discard(BaseActionRule):
+class Discard(ListsAmounts, BaseActionRule):
     name = "discard"
     verb = "discard"
     params = ("amount", "obj_name", "container_name")
@@ -98,14 +99,13 @@ class Discard(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+    def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Each entry of each container in reach, amounts 1..its count."""
         world = ctx.world
         return [
-            (n, name, cname)
+            ((name, cname), count)
             for cname, container in reachable_containers(world, ctx.actor)
             for name, _, count in contents_by_name(world, container)
-            for n in amount_words(count, all_amounts)
         ]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:

@@ -24,7 +24,13 @@ from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import amount_words, count_in_stores, place_on_ground, take_units
+from ..carrying import (
+    AmountRuns,
+    ListsAmounts,
+    count_in_stores,
+    place_on_ground,
+    take_units,
+)
 from ..trade import (
     Deal,
     Line,
@@ -90,7 +96,7 @@ def price_checked(
     return Deal(npc, obj, min(requested, have, afford), unit, tuple(notes))
 
 
-class Sell(BaseActionRule):
+class Sell(ListsAmounts, BaseActionRule):
     name = "sell"
     verb = "sell"
     params = ("amount", "obj_name", "npc_name")
@@ -122,7 +128,7 @@ class Sell(BaseActionRule):
         res.emit("object_sold", agent.id, {**data, "area_id": agent.area_id})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+    def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Per merchant here, per sellable kind I carry (hands, inventory, held containers):
         amounts up to what I have and the merchant can pay."""
         agent, world = ctx.actor, ctx.world
@@ -131,12 +137,12 @@ class Sell(BaseActionRule):
             return []
         stores = carried_stores(world, agent)
         kinds = {world.def_of(oid).id: world.def_of(oid) for store in stores for oid in store}
-        out: list[tuple[str, ...]] = []
+        out: AmountRuns = []
         for npc in merchants:
             for obj in kinds.values():
                 unit = sell_price(obj) or 0
                 if unit <= 0 or not is_sellable_kind(obj) or not kind_name_resolves(world, obj):
                     continue
                 limit = min(count_in_stores(world, stores, obj.id), npc.coins // unit)
-                out += [(n, obj.name, npc.name) for n in amount_words(limit, all_amounts)]
+                out.append(((obj.name, npc.name), limit))
         return out

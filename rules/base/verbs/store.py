@@ -31,7 +31,8 @@ from agentodyssey_pz.world.world import World
 
 from ..carrying import (
     INVENTORY,
-    amount_words,
+    AmountRuns,
+    ListsAmounts,
     area_loc,
     container_loc,
     hand_loc,
@@ -99,7 +100,7 @@ def where(container_name: str) -> str:
     return "my inventory" if container_name == INVENTORY else container_name
 
 
-class Store(BaseActionRule):
+class Store(ListsAmounts, BaseActionRule):
     name = "store"
     verb = "store"
     params = ("amount", "obj_name", "container_name")
@@ -184,7 +185,7 @@ class Store(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+    def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Each storable object in hand or here (once) x each destination in reach x 1..max."""
         agent, world = ctx.actor, ctx.world
         destinations = reachable_containers(world, agent)
@@ -194,7 +195,7 @@ class Store(BaseActionRule):
         rooms = [
             (cname, container, free_space(world, container)) for cname, container in destinations
         ]
-        listed: list[tuple[str, ...]] = []
+        listed: AmountRuns = []
         for oid in dict.fromkeys([*agent.hands, *ground]):
             obj = world.find_def(oid)
             name = names_itself(world, oid)
@@ -203,7 +204,7 @@ class Store(BaseActionRule):
             found = agent.hands.get(oid, 0) + ground.get(oid, 0)
             for cname, _, free in rooms:
                 limit = found if not obj.size else min(found, free // obj.size)
-                listed += [(n, name, cname) for n in amount_words(limit, all_amounts)]
+                listed.append(((name, cname), limit))
         return listed
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
