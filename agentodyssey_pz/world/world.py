@@ -47,6 +47,9 @@ class World:
         self.obj_name_to_id: dict[str, str] = {}
         self.npc_name_to_id: dict[str, str] = {}
         self.products_of: dict[str, list[str]] = {}
+        # Product id -> the ingredients its recipe needs a positive amount of (a quick subset test
+        # rules out most recipes before any arithmetic).
+        self.needs: dict[str, frozenset[str]] = {}
         self._def_of: dict[str, ObjectDef] = {}
         # Object id -> (definition id, name) when its name leads back to it, else None; filled on
         # demand and dropped whenever a name is added or removed (`_names_changed`).
@@ -92,9 +95,11 @@ class World:
             self._def_of[inst.id] = self.objects[inst.def_id]
         self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
         self.products_of = {}
+        self.needs = {}
         for obj in self.objects.values():  # definition order, so listings are reproducible
             for ingredient in obj.craft.ingredients:
                 self.products_of.setdefault(ingredient, []).append(obj.id)
+            self.needs[obj.id] = _needs(obj)
 
     def reindex_npcs(self) -> None:
         self.npc_name_to_id = {npc.name: npc.id for npc in self.npcs.values()}
@@ -175,6 +180,7 @@ class World:
         if obj.is_currency or self._currency_id == obj.id:  # added or redefined money
             self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
         self.obj_name_to_id[obj.name] = obj.id
+        self.needs[obj.id] = _needs(obj)
         for ingredient in obj.craft.ingredients:
             products = self.products_of.setdefault(ingredient, [])
             if obj.id not in products:
@@ -305,3 +311,7 @@ class World:
                 did = self._def_of[oid].id
                 totals[did] = totals.get(did, 0) + n
         return totals
+
+
+def _needs(obj: ObjectDef) -> frozenset[str]:
+    return frozenset(i for i, q in obj.craft.ingredients.items() if q > 0)

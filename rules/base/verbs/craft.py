@@ -276,6 +276,8 @@ class Craft(ListsAmounts, BaseActionRule):
             return []
         area = world.areas[agent.area_id]
         products_of, objects, names = world.products_of, world.objects, world.obj_name_to_id
+        needs = world.needs
+        have = counts.keys() | credit.keys()
         seen: set[str] = set()
         found: list[tuple[ObjectDef, int]] = []
         for held in (*counts, *credit):
@@ -283,6 +285,8 @@ class Craft(ListsAmounts, BaseActionRule):
                 if pid in seen:
                     continue
                 seen.add(pid)
+                if not needs.get(pid, frozenset()) <= have:
+                    continue  # an ingredient I have none of (the common case)
                 obj = objects.get(pid)
                 if obj is None or names.get(obj.name) != pid:
                     continue
