@@ -309,7 +309,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             "action_ok": bool(result.action_ok[agent]),
             "invalid_action": bool(result.invalid[agent]),
             "tick": result.tick,
-            "reward_breakdown": breakdown.as_dict(),
+            "reward_breakdown": FrozenDict(breakdown.as_dict()),
         }
         if self.config.valid_actions_in_info:
             # The mask of this same state (if one was made) already found what half the verbs offer.
@@ -384,6 +384,30 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if state.get("episode_seeds") is not None:
             self._episode_seeds = random.Random()
             self._episode_seeds.setstate(state["episode_seeds"])
+
+
+class FrozenDict(dict):
+    """A dict that cannot change, so copying it is free: vectorisers (SuperSuit) deep-copy every
+    info of every step in the learner's process, and this keeps that copy to one call. Still a
+    dict for everything that reads it (indexing, iteration, JSON, pickling)."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("this dict is read-only (copy it with dict(...) to change it)")
+
+    __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
 
 
 def _resumed_result(game: Game) -> TickResult:

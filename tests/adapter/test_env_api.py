@@ -481,3 +481,20 @@ def test_the_aec_env_pickles_and_works_after_reset() -> None:
     observation, *_ = aec.last()
     aec.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert aec.agent_selection == "agent_1"
+
+
+def test_the_breakdown_in_infos_is_read_only_and_copies_for_free() -> None:
+    import copy
+    import json
+
+    env = agentodyssey_pz.parallel_env(world=WORLD, tutorial=False)
+    _, infos = env.reset(seed=0)
+    breakdown = infos["agent_0"]["reward_breakdown"]
+    assert isinstance(breakdown, dict) and breakdown == dict(breakdown)
+    with pytest.raises(TypeError):
+        breakdown["quest"] = 5
+    with pytest.raises(TypeError):
+        breakdown.update(quest=5)
+    assert copy.deepcopy(infos)["agent_0"]["reward_breakdown"] is breakdown  # immutable: shared
+    assert pickle.loads(pickle.dumps(breakdown)) == breakdown
+    assert json.loads(json.dumps(infos["agent_0"]))["reward_breakdown"] == dict(breakdown)
