@@ -124,7 +124,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def cmd_map(args: argparse.Namespace) -> int:
     """Write an SVG map of a world (optionally where the agents stand at a tick of a log)."""
-    from agentodyssey_pz.viz import write_map
+    from agentodyssey_pz.observe.map_svg import write_map
 
     if args.trajectory is not None:
         from agentodyssey_pz.evaluate.trajectory import read_trajectory, state_at

@@ -100,6 +100,9 @@ class EnvConfig:
     vector_reward: bool = attrs.field(default=False, validator=_bool)
     valid_actions_in_info: bool = attrs.field(default=False, validator=_bool)
     render_mode: str | None = attrs.field(default=None)
+    # An SVG file that render() rewrites with the map and where each agent stands (human mode
+    # prints its path), so a person can watch the world in a browser while the text scrolls.
+    render_map: str | None = None
     checkpoint_dir: str | None = None
     snapshot_every: int = attrs.field(default=100, validator=_positive_int)
     text_max_length: int = attrs.field(default=20000, validator=_positive_int)

@@ -331,6 +331,11 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if self.render_mode is None:
             return None
         text = self.render_text()
+        if self.config.render_map is not None:
+            from agentodyssey_pz.observe.map_svg import write_map
+
+            path = write_map(self.game, self.config.render_map, seed=self.game.seed)
+            text += f"\n(map with the agents: {path})"
         if self.render_mode == "human":
             print(text)
             return None

@@ -13,8 +13,8 @@ from worlds_helper import bundled_worlds
 from agentodyssey_pz import cli
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.evaluate import EvalConfig, evaluate
+from agentodyssey_pz.observe.map_svg import map_svg, write_map
 from agentodyssey_pz.policies.base import BasePolicy
-from agentodyssey_pz.viz import map_svg, write_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -158,3 +158,29 @@ def test_cli_map_of_a_world_and_its_errors(
     assert not with_class(root, "g", "agent")
     assert cli.main(["map", "--tick", "3", "-o", str(out)]) == 1
     assert "--trajectory" in capsys.readouterr().err
+
+
+def test_render_keeps_a_map_of_the_agents_up_to_date(tmp_path: Path, capsys) -> None:
+    import agentodyssey_pz
+
+    target = tmp_path / "live.svg"
+    env = agentodyssey_pz.parallel_env(
+        world="default", render_mode="human", render_map=str(target), tutorial=False
+    )
+    env.reset(seed=2)
+    env.render()
+    assert f"(map with the agents: {target})" in capsys.readouterr().out
+    first = target.read_text(encoding="utf-8")
+    assert ET.fromstring(first).tag.endswith("svg") and "tick 0" in first
+    me = env.game.agents["agent_0"]
+    neighbour = next(iter(env.game.world.graph.visible_neighbors(me.area_id, me.id)))
+    name = env.game.world.areas[neighbour].name
+    env.step({"agent_0": f"enter {name}", "agent_1": "wait", "agent_2": "wait"})
+    env.render()
+    second = target.read_text(encoding="utf-8")
+    assert "tick 1" in second
+    drawn = {
+        g.get("data-agent"): g.get("data-area")
+        for g in with_class(ET.fromstring(second), "g", "agent")
+    }
+    assert drawn["agent_0"] == neighbour == env.game.agents["agent_0"].area_id

@@ -1,6 +1,7 @@
 """An SVG map of a synthesised world's area graph, written by hand (no plotting library).
 
-Side module (visualisation). Areas are circles coloured and labelled by level, grouped in one box
+Layer: observe (what a person sees of the world; the env's render() can keep one up to date).
+Areas are circles coloured and labelled by level, grouped in one box
 per place (a locked place's box is dashed); paths are lines, locked ones dashed with their key's
 name, personal ones (tutorial rooms) dotted; the spawn area has a ring; agents, when shown, are
 numbered dots around the area they stand in.
