@@ -12,15 +12,18 @@ so a verb runs every check before it moves anything.
 from __future__ import annotations
 
 import math
+from abc import abstractmethod
 
 import attrs
 
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from .carrying import count_in_stores, parse_amount
+from .carrying import ListsAmounts, count_in_stores, parse_amount
 
 MERCHANT_ROLE = "merchant"  # the only NPC role with engine meaning in the base game
 SELL_PRICE_FACTOR = 0.5  # a merchant pays floor(value x 0.5) per unit it buys from an agent
@@ -106,3 +109,27 @@ def is_sellable_kind(obj: ObjectDef) -> bool:
 def kind_name_resolves(world: World, obj: ObjectDef) -> bool:
     """Whether a definition's own name names it (so a listed command reaches this definition)."""
     return world.obj_name_to_id.get(obj.name) == obj.id
+
+
+class DealRule(ListsAmounts, BaseActionRule):
+    """`buy` and `sell`: `<verb> <amount> <object> <merchant>`. A deal is quoted first (every check,
+    nothing changed); a refusal is one line, otherwise the notes (clamped amounts), then `close`."""
+
+    params = ("amount", "obj_name", "npc_name")
+    param_min = param_max = 3
+    catalogue = CatalogueShape("tradable", name=1, amount=0)
+
+    @abstractmethod
+    def quote(self, world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Line: ...
+
+    @abstractmethod
+    def close(self, ctx: RuleContext, deal: Deal, res: RuleResult) -> None: ...
+
+    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+        agent = ctx.actor
+        deal = self.quote(ctx.world, agent, ctx.params)
+        if isinstance(deal, Line):
+            return res.fail(agent.id, deal.key, deal.text)
+        for note in deal.notes:
+            res.say(agent.id, note.key, note.text)
+        return self.close(ctx, deal, res)

@@ -34,37 +34,52 @@ def overriding_verbs(game) -> list[str]:
     ]
 
 
+def walk(game, rng: random.Random, ticks: int):  # type: ignore[no-untyped-def]
+    """Yield before each tick of a random walk (valid actions, uniform over verbs, then over
+    commands) until `ticks` ticks or the end of the game."""
+    for _ in range(ticks):
+        yield
+        actions = {}
+        for agent_id in game.agent_ids:
+            listed = valid_actions(game, agent_id)
+            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
+        if game.tick(actions).terminated:
+            return
+
+
+def each_verb(game, verbs):  # type: ignore[no-untyped-def]
+    """(agent id, verb, rule, context) for every agent and each of `verbs`, in the current state."""
+    for agent_id in game.agent_ids:
+        ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+        for verb in verbs:
+            ctx.action = verb
+            yield agent_id, verb, game.engine.rules[verb], ctx
+
+
+def wear_bag(game, agent_id: str) -> None:  # type: ignore[no-untyped-def]
+    bag = next(o.id for o in game.world.objects.values() if o.is_container)
+    (bag_id,) = give(game, agent_id, bag)
+    result = act(game, agent_id, f"equip {game.world.containers[bag_id].name}")
+    assert result.action_ok[agent_id]
+
+
 @pytest.mark.parametrize("world", bundled_worlds())
 def test_overrides_equal_the_derivation_from_valid_params(world: str) -> None:
     game = make_game(world, agents=3, seed=7, tutorial=False)
     verbs = overriding_verbs(game)
     assert verbs, "no verb overrides mask_targets: this test would check nothing"
     rng = random.Random(world)
-    bag = next(o.id for o in game.world.objects.values() if o.is_container)
     loose = [o.id for o in game.world.objects.values() if o.size and not o.is_instanced]
     for agent_id in game.agent_ids[:2]:  # two agents wear a bag: inventories get exercised
-        (bag_id,) = give(game, agent_id, bag)
-        assert act(game, agent_id, f"equip {game.world.containers[bag_id].name}").action_ok[
-            agent_id
-        ]
+        wear_bag(game, agent_id)
         for oid in rng.sample(loose, 4):
             game.world.areas[game.agents[agent_id].area_id].add_objects(oid, rng.randint(1, 5))
     compared = 0
-    for _ in range(300):
-        for agent_id in game.agent_ids:
-            ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
-            for verb in verbs:
-                ctx.action = verb
-                rule = game.engine.rules[verb]
-                fast = {(t, tuple(p)) for t, p in rule.mask_targets(ctx)}
-                assert fast == derived(rule, ctx), (world, game.tick_index, agent_id, verb)
-                compared += len(fast)
-        actions = {}
-        for agent_id in game.agent_ids:
-            listed = valid_actions(game, agent_id)  # uniform over verbs, then over commands
-            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
-        if game.tick(actions).terminated:
-            break
+    for _ in walk(game, rng, 300):
+        for agent_id, verb, rule, ctx in each_verb(game, verbs):
+            fast = {(t, tuple(p)) for t, p in rule.mask_targets(ctx)}
+            assert fast == derived(rule, ctx), (world, game.tick_index, agent_id, verb)
+            compared += len(fast)
     assert compared > 200  # the walk reached states where the overridden verbs had entries
 
 
@@ -78,26 +93,17 @@ def test_verbs_that_promise_it_list_exactly_their_mask_parameters(world: str) ->
     catalogue = ActionCatalogue(game.definition, game.engine.rules)
     rng = random.Random(world)
     checked = 0
-    for _ in range(200):
+    for _ in walk(game, rng, 200):
+        for _, verb, rule, ctx in each_verb(game, promising):
+            projected = [p for _, p in rule.mask_targets(ctx)]
+            assert rule.valid_params(ctx) == projected, (world, verb)
+            checked += len(projected)
         for agent_id in game.agent_ids:
-            ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
-            for verb in promising:
-                ctx.action = verb
-                rule = game.engine.rules[verb]
-                projected = [p for _, p in rule.mask_targets(ctx)]
-                assert rule.valid_params(ctx) == projected, (world, verb)
-                checked += len(projected)
             options: dict = {}
             action_mask(game, agent_id, catalogue, np.empty(len(catalogue), np.int8), options)
             assert valid_actions(game, agent_id, mask_options=options) == valid_actions(
                 game, agent_id
             )
-        actions = {}
-        for agent_id in game.agent_ids:
-            listed = valid_actions(game, agent_id)
-            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
-        if game.tick(actions).terminated:
-            break
     assert checked > 300
 
 
@@ -132,24 +138,13 @@ def test_each_verbs_written_commands_are_its_valid_params(world: str) -> None:
     `valid_params`, in order, as commands the parser reads back to those parameters."""
     game = make_game(world, agents=3, seed=5, tutorial=False)
     rng = random.Random(f"{world}-commands")
-    bag = next(o.id for o in game.world.objects.values() if o.is_container)
-    (bag_id,) = give(game, "agent_0", bag)
-    act(game, "agent_0", f"equip {game.world.containers[bag_id].name}")
+    wear_bag(game, "agent_0")
     written = 0
-    for _ in range(200):
-        for agent_id in game.agent_ids:
-            ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
-            for verb, rule in game.engine.rules.items():
-                ctx.action = verb
-                lines = rule.valid_commands(ctx)
-                assert lines == [command_text(rule.verb, p) for p in rule.valid_params(ctx)], verb
-                for line, params in zip(lines[:3], rule.valid_params(ctx)[:3], strict=False):
-                    assert game.engine.parse(line) == Command(verb, params), line
-                written += len(lines)
-        actions = {}
-        for agent_id in game.agent_ids:
-            listed = valid_actions(game, agent_id)
-            actions[agent_id] = rng.choice(listed[rng.choice(list(listed))])
-        if game.tick(actions).terminated:
-            break
+    for _ in walk(game, rng, 200):
+        for _, verb, rule, ctx in each_verb(game, list(game.engine.rules)):
+            lines = rule.valid_commands(ctx)
+            assert lines == [command_text(rule.verb, p) for p in rule.valid_params(ctx)], verb
+            for line, params in zip(lines[:3], rule.valid_params(ctx)[:3], strict=False):
+                assert game.engine.parse(line) == Command(verb, params), line
+            written += len(lines)
     assert written > 2000

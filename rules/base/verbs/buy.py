@@ -18,16 +18,17 @@ Reference quirks fixed and interpretations:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores, remove_count
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import AmountRuns, ListsAmounts, place_on_ground, take_units
+from ..carrying import AmountRuns, place_on_ground, take_units
 from ..trade import (
     Deal,
+    DealRule,
     Line,
     coins_carried,
     kind_name_resolves,
@@ -80,21 +81,16 @@ def price_checked(
     return Deal(npc, obj, amount, price, (note,) if clamped else ())
 
 
-class Buy(ListsAmounts, BaseActionRule):
+class Buy(DealRule):
     name = "buy"
     verb = "buy"
-    params = ("amount", "obj_name", "npc_name")
-    param_min = param_max = 3
     description = "Buy items from a merchant here with the coins I carry; they land on the ground."
-    catalogue = CatalogueShape("tradable", name=1, amount=0)
 
-    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+    def quote(self, world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Line:
+        return quote(world, agent, params)
+
+    def close(self, ctx: RuleContext, deal: Deal, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
-        deal = quote(world, agent, ctx.params)
-        if isinstance(deal, Line):
-            return res.fail(agent.id, deal.key, deal.text)
-        for note in deal.notes:
-            res.say(agent.id, note.key, note.text)
         npc, obj, amount, price = deal.npc, deal.obj, deal.amount, deal.unit
         cost = price * amount
         currency = world.currency_id

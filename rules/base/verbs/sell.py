@@ -17,22 +17,17 @@ Reference quirks fixed and interpretations:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from ..carrying import (
-    AmountRuns,
-    ListsAmounts,
-    count_in_stores,
-    place_on_ground,
-    take_units,
-)
+from ..carrying import AmountRuns, count_in_stores, place_on_ground, take_units
 from ..trade import (
     Deal,
+    DealRule,
     Line,
     is_sellable_kind,
     kind_name_resolves,
@@ -96,21 +91,16 @@ def price_checked(
     return Deal(npc, obj, min(requested, have, afford), unit, tuple(notes))
 
 
-class Sell(ListsAmounts, BaseActionRule):
+class Sell(DealRule):
     name = "sell"
     verb = "sell"
-    params = ("amount", "obj_name", "npc_name")
-    param_min = param_max = 3
     description = "Sell carried items to a merchant here for half their value; coins drop here."
-    catalogue = CatalogueShape("tradable", name=1, amount=0)
 
-    def apply(self, ctx: RuleContext, res: RuleResult) -> None:
+    def quote(self, world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Line:
+        return quote(world, agent, params)
+
+    def close(self, ctx: RuleContext, deal: Deal, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
-        deal = quote(world, agent, ctx.params)
-        if isinstance(deal, Line):
-            return res.fail(agent.id, deal.key, deal.text)
-        for note in deal.notes:
-            res.say(agent.id, note.key, note.text)
         npc, obj, amount, unit = deal.npc, deal.obj, deal.amount, deal.unit
         take_units(world, agent, carried_stores(world, agent), obj.id, amount, res)
         paid = unit * amount
