@@ -8,13 +8,14 @@ flipped byte) fails its checksum and is dropped with a warning; the ticks before
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import warnings
 import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from agentodyssey_pz.rules.parse import Command
 
@@ -42,12 +43,31 @@ def decode_action(data: Any) -> Any:
     return None
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=1 << 14, typed=True)  # agents repeat their commands: each is encoded once
+def _action_json(action: Any) -> str:
+    return _json(encode_action(action))
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_json(agent_id: str) -> str:
+    return _json(agent_id) + ":"
+
+
 def format_line(tick: int, actions: Mapping[str, Any]) -> str:
-    payload = json.dumps(
-        {"t": tick, "a": {aid: encode_action(a) for aid, a in actions.items()}},
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    """`<crc32> {"t":tick,"a":{agent: action, ...}}`: exactly `json.dumps` of that record
+    (compact separators), assembled from cached pieces - this runs every tick."""
+    parts = []
+    for aid, action in actions.items():
+        try:
+            encoded = _action_json(action)
+        except TypeError:  # unhashable (a list pair, say): encode it afresh
+            encoded = _json(encode_action(action))
+        parts.append(_key_json(aid) + encoded)
+    payload = f'{{"t":{int(tick)},"a":{{{",".join(parts)}}}}}'
     return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
 
 
@@ -91,21 +111,26 @@ def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
 
 
 class JournalWriter:
-    """Appends lines and flushes each one (one tick = one line)."""
+    """Appends one line per tick, each handed to the OS at once (one `write` call)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # "w": a segment starts right after the snapshot of its tick, so a file of that name is
-        # a stale leftover (e.g. a damaged one a resume stopped in) and must not be appended to.
-        self._fh: TextIO | None = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+        # Truncated: a segment starts right after the snapshot of its tick, so a file of that
+        # name is a stale leftover (e.g. a damaged one a resume stopped in), not to be extended.
+        # A raw descriptor, no Python buffer: every line reaches the OS in its own write, which
+        # survives a killed process (fsync would cost milliseconds per tick).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_BINARY", 0)
+        self._fd: int | None = os.open(self.path, flags, 0o644)
 
     def append(self, tick: int, actions: Mapping[str, Any]) -> None:
-        assert self._fh is not None, "journal closed"
-        self._fh.write(format_line(tick, actions))
-        self._fh.flush()  # to the OS: survives a killed process (fsync would cost ms per tick)
+        assert self._fd is not None, "journal closed"
+        data = format_line(tick, actions).encode("utf-8")
+        written = os.write(self._fd, data)
+        while written < len(data):  # a short write (rare: signals, full pipes) - finish the line
+            written += os.write(self._fd, data[written:])
 
     def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

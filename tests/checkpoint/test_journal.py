@@ -234,3 +234,29 @@ def test_unusable_and_command_actions_replay_exactly(tmp_path: Path) -> None:
     resumed = resume(tmp_path, WORLD, snapshot_every=None)
     assert resumed.tick_index == 12
     assert state_hash(resumed) == state_hash(game)
+
+
+def test_lines_are_exactly_the_json_of_their_record() -> None:
+    """The cached line assembly writes what `json.dumps` would, for every kind of action."""
+    import json
+    import random
+
+    rng = random.Random(3)
+    kinds = [
+        "wait",
+        """write 'Ünïcode "quoted"' slate_0""",
+        None,
+        Command("pick_up", ("coin",)),
+        Command("write", ('he said "hi"\n\\', "label_0")),
+        ("craft", ("1", "rope")),
+        ["craft", ["2", "rope"]],
+        7,
+        {"odd": 1},
+    ]
+    for tick in range(300):
+        actions = {f"agent_{i}": rng.choice(kinds) for i in range(rng.randint(0, 5))}
+        line = format_line(tick, actions)
+        payload = line.rstrip("\n").split(" ", 1)[1]
+        expected = {"t": tick, "a": {aid: encode_action(a) for aid, a in actions.items()}}
+        assert payload == json.dumps(expected, ensure_ascii=False, separators=(",", ":"))
+        assert parse_line(line) == json.loads(json.dumps(expected))
