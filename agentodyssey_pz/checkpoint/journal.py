@@ -47,7 +47,8 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-@functools.lru_cache(maxsize=1 << 14, typed=True)  # agents repeat their commands: each is encoded once
+# Agents repeat their commands: each is encoded once.
+@functools.lru_cache(maxsize=1 << 14, typed=True)
 def _action_json(action: Any) -> str:
     return _json(encode_action(action))
 
