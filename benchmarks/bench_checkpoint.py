@@ -4,9 +4,11 @@ Usage: python benchmarks/bench_checkpoint.py [--steps N] [--runs N] [--world NAM
 
 The PettingZoo parallel env in vector mode plays one stream of masked random discrete actions
 (recorded once; checkpointing changes nothing in the game, so both variants replay the same
-trajectory). Each run resets, steps, and closes the env; with `checkpoint_dir` the close waits for
-the last snapshot to reach the disk, so the time covers everything made durable. Prints steps per
-second (median of the runs, variants interleaved) and the slowdown.
+trajectory). Each run resets, steps, and closes the env; every snapshot is fsynced before the
+step that made it returns, so the time covers everything made durable. Prints steps per
+second (median of the runs, variants interleaved, order alternating), the CPU time per step
+(steadier than wall-clock time on a shared machine, but blind to waiting for the disk) and the
+slowdown by each measure.
 """
 
 from __future__ import annotations
@@ -49,14 +51,18 @@ def record_actions(args: argparse.Namespace) -> list[dict[str, int]]:
     return stream
 
 
-def timed(args: argparse.Namespace, stream: list[dict[str, int]], folder: str | None) -> float:
+def timed(
+    args: argparse.Namespace, stream: list[dict[str, int]], folder: str | None
+) -> tuple[float, float]:
+    """(steps per second of wall-clock time, CPU microseconds per step on this thread)."""
     env = make_env(args, folder)
     env.reset(seed=args.seed)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     for actions in stream:
         env.step(actions)
     env.close()
-    return len(stream) / (time.perf_counter() - started)
+    elapsed, cpu = time.perf_counter() - started, time.thread_time() - cpu
+    return len(stream) / elapsed, cpu / len(stream) * 1e6
 
 
 def main() -> None:
@@ -64,22 +70,33 @@ def main() -> None:
     parser.add_argument("--world", default="default")
     parser.add_argument("--agents", type=int, default=3)
     parser.add_argument("--steps", type=int, default=1000)
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     stream = record_actions(args)
-    off: list[float] = []
-    on: list[float] = []
+    off: list[tuple[float, float]] = []
+    on: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory(prefix="bench_checkpoint_") as root:
-        for _ in range(args.runs):
-            off.append(timed(args, stream, None))
-            on.append(timed(args, stream, root))
-    median_off, median_on = statistics.median(off), statistics.median(on)
+        for run in range(args.runs):
+            # Alternate which variant goes first, so a drifting machine favours neither.
+            if run % 2:
+                on.append(timed(args, stream, root))
+                off.append(timed(args, stream, None))
+            else:
+                off.append(timed(args, stream, None))
+                on.append(timed(args, stream, root))
+    rate_off, rate_on = (statistics.median(r for r, _ in runs) for runs in (off, on))
+    cpu_off, cpu_on = (statistics.median(c for _, c in runs) for runs in (off, on))
+    # Each run pair ran back to back: the median of their ratios shrugs off a noisy stretch.
+    paired = statistics.median(a[0] / b[0] for a, b in zip(off, on, strict=True))
     print(f"world {args.world}, {args.agents} agents, {args.steps} steps, {args.runs} runs")
-    print(f"  checkpoints off : {median_off:8.0f} steps/s  (spread {max(off) - min(off):.0f})")
-    print(f"  checkpoints on  : {median_on:8.0f} steps/s  (spread {max(on) - min(on):.0f})")
-    fewer = 100 * (1 - median_on / median_off)
-    print(f"  slowdown        : {median_off / median_on:.3f}x ({fewer:.1f}% fewer steps/s)")
+    print(f"  checkpoints off : {rate_off:8.0f} steps/s  {cpu_off:6.0f} us CPU/step")
+    print(f"  checkpoints on  : {rate_on:8.0f} steps/s  {cpu_on:6.0f} us CPU/step")
+    print(
+        f"  slowdown        : {rate_off / rate_on:.3f}x of the medians "
+        f"({100 * (1 - rate_on / rate_off):.1f}% fewer steps/s), {paired:.3f}x median of "
+        f"paired runs, {cpu_on / cpu_off:.3f}x CPU per step"
+    )
 
 
 if __name__ == "__main__":

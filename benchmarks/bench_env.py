@@ -97,7 +97,6 @@ def memory_per_env(world: str, agents: int, count: int = 8) -> float:
     return held / count / 2**20
 
 
-
 def supersuit_speedup(world: str, steps: int, runs: int) -> None:
     """SuperSuit's vector env (3 agents per env) in one process against two worker processes
     (`concat_vec_envs_v1(..., num_cpus=2)`), with 4 and 8 envs; medians of `runs` interleaved

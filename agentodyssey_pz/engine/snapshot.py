@@ -41,7 +41,8 @@ def fingerprint(game: Game) -> str:
 
 
 def _constants(game: Game) -> dict[str, Any]:
-    """The parts of a snapshot that never change during a game, computed once per game."""
+    """The parts of a snapshot that never change during a game, computed once per game: the
+    fingerprint, and the snapshot's JSON text up to where the state begins."""
     cached = game.__dict__.get("_snapshot_constants")
     if cached is None:
         basis = {
@@ -49,49 +50,48 @@ def _constants(game: Game) -> dict[str, Any]:
             "quests": game.pack.quest_data,
             "agents": list(game.agent_ids),
         }
-        cached = {
-            "fingerprint": hashlib.sha256(canonical_json(basis).encode("utf-8")).hexdigest(),
-            "definition": json.dumps(definition_to_dict(game.pack.definition), ensure_ascii=False),
+        digest = hashlib.sha256(canonical_json(basis).encode("utf-8")).hexdigest()
+        envelope = {
+            "format": FORMAT,
+            "version": VERSION,
+            "fingerprint": digest,
+            "world_source": game.pack.source,
+            "world_name": game.pack.name,
+            # The world folder's own pack (the config's extra packs are in "config").
+            "world_rule_packs": [str(p) for p in game.pack.rule_packs],
+            "agent_ids": list(game.agent_ids),
+            "config": _CONVERTER.unstructure(game.config),  # frozen: fixed for the game's life
+            "quest_data": game.pack.quest_data,
+            "definition": definition_to_dict(game.pack.definition),
         }
+        head = json.dumps(envelope, ensure_ascii=False)
+        cached = {"fingerprint": digest, "head": head[:-1] + ', "state": '}
         game.__dict__["_snapshot_constants"] = cached
     return cached
 
 
-def snapshot_data(game: Game) -> dict[str, Any]:
-    constants = _constants(game)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "fingerprint": constants["fingerprint"],
-        "world_source": game.pack.source,
-        "world_name": game.pack.name,
-        # The world folder's own pack (the config's extra packs are in "config").
-        "world_rule_packs": [str(p) for p in game.pack.rule_packs],
-        "agent_ids": list(game.agent_ids),
-        "config": _CONVERTER.unstructure(game.config),
-        "quest_data": game.pack.quest_data,
-        "definition": None,  # filled by `snapshot_text` from text computed once per game
-        "state": game_state_data(game, include_definition=False),
-    }
-
-
 def snapshot_text(game: Game) -> str:
-    """The snapshot as JSON text (the definition's JSON is spliced in, serialised once per game)."""
-    text = json.dumps(snapshot_data(game), ensure_ascii=False)
-    return text.replace('"definition": null', '"definition": ' + _constants(game)["definition"], 1)
+    """The snapshot as one JSON document: the envelope (format, version, fingerprint, world,
+    agents, settings, quest data, definition - serialised once per game) and the state."""
+    state = json.dumps(game_state_data(game, include_definition=False), ensure_ascii=False)
+    return _constants(game)["head"] + state + "}"
 
 
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write via a temporary file in the same folder: flush, fsync, rename. A reader sees the old
-    file or the new one, never half of one."""
+def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write via a temporary file in the same folder: write, fsync, rename. A reader sees the old
+    file or the new one, never half of one. Raw descriptor calls: one write of the whole text."""
     path = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

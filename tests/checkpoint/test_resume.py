@@ -90,6 +90,7 @@ def test_a_resumed_game_keeps_journaling_and_resumes_again(tmp_path: Path) -> No
     continue_both(game, resumed, 40)  # crosses the snapshot at 200 (kept: 200, 180)
     resumed.recorder.close()
     assert snapshot_ticks(tmp_path) == [200, 180]
+    assert journal_ticks(tmp_path) == [180, 200]  # the pre-resume 100 and 150 were pruned
     again = resume(tmp_path, WORLD, snapshot_every=None)
     assert again.tick_index == PLAYED + 40
     assert state_hash(again) == state_hash(game)

@@ -142,25 +142,19 @@ def test_a_custom_world_is_rebuilt_from_the_definition_inside_the_snapshot(tmp_p
 
 
 # ---------------------------------------------------------------------------- atomic writes
-class HalfWriter:
-    """A file object that writes half of the text, checks what a reader sees, then fails."""
+def half_writer(target: Path, old: str | None) -> Any:
+    """An `os.write` that writes half of what it is given, checks what a reader of the target
+    sees, then fails as a full disk would."""
+    real_write = os.write
 
-    def __init__(self, fh: Any, target: Path, old: str | None) -> None:
-        self.fh, self.target, self.old = fh, target, old
-
-    def __enter__(self) -> HalfWriter:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.fh.close()
-
-    def write(self, text: str) -> int:
-        self.fh.write(text[: len(text) // 2])
-        self.fh.flush()
+    def write(fd: int, data: Any) -> int:
+        real_write(fd, bytes(data)[: len(data) // 2])
         # Mid-write, a reader of the target still sees the old content (or no file at all).
-        seen = self.target.read_text(encoding="utf-8") if self.target.exists() else None
-        assert seen == self.old
+        seen = target.read_text(encoding="utf-8") if target.exists() else None
+        assert seen == old
         raise OSError(28, "No space left on device")
+
+    return write
 
 
 def inject(stage: str, monkeypatch: pytest.MonkeyPatch, target: Path, old: str | None) -> None:
@@ -168,10 +162,7 @@ def inject(stage: str, monkeypatch: pytest.MonkeyPatch, target: Path, old: str |
         raise OSError(5, f"injected failure in {stage}")
 
     if stage == "write":
-        real_fdopen = os.fdopen
-        monkeypatch.setattr(
-            os, "fdopen", lambda fd, *a, **k: HalfWriter(real_fdopen(fd, *a, **k), target, old)
-        )
+        monkeypatch.setattr(os, "write", half_writer(target, old))
     elif stage == "fsync":
         monkeypatch.setattr(os, "fsync", fail)
     elif stage == "replace":
