@@ -31,7 +31,13 @@ import attrs
 
 from agentodyssey_pz.world.entities import definition_id
 from agentodyssey_pz.world.graph import KEY, LOCKED, ORDER, OWNER
-from agentodyssey_pz.world.procgen import (
+from agentodyssey_pz.world.schema import (
+    CONVERTER,
+    ENEMY_STAT_DEFAULTS,
+    ObjectDef,
+    definition_to_dict,
+)
+from agentodyssey_pz.world.wordbook import (
     ADJECTIVES,
     BEAST_ADJECTIVES,
     CODAS,
@@ -43,12 +49,6 @@ from agentodyssey_pz.world.procgen import (
     ROLES,
     TRADES,
     VOWELS,
-)
-from agentodyssey_pz.world.schema import (
-    CONVERTER,
-    ENEMY_STAT_DEFAULTS,
-    ObjectDef,
-    definition_to_dict,
 )
 from agentodyssey_pz.world.world import World
 
