@@ -18,7 +18,7 @@ from typing import Any
 
 from agentodyssey_pz.policies.mechanics import base_pack
 from agentodyssey_pz.world.agents import possession
-from agentodyssey_pz.world.quests import Condition
+from agentodyssey_pz.world.quest_records import Condition
 
 Plan = Generator[str, None, Any]
 

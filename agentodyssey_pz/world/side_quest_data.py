@@ -16,7 +16,7 @@ import attrs
 from cattrs.gen import make_dict_structure_fn
 
 from agentodyssey_pz.errors import Problems
-from agentodyssey_pz.world.quests import VARIABLE
+from agentodyssey_pz.world.quest_records import VARIABLE
 from agentodyssey_pz.world.schema import (
     CONVERTER,
     NpcDef,

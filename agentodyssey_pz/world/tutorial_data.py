@@ -33,12 +33,8 @@ import attrs
 from cattrs.gen import make_dict_structure_fn
 
 from agentodyssey_pz.errors import Problems
-from agentodyssey_pz.world.quests import (
-    QUEST_CONVERTER,
-    VARIABLE,
-    Condition,
-    check_condition,
-)
+from agentodyssey_pz.world.quest_checks import check_condition
+from agentodyssey_pz.world.quest_records import QUEST_CONVERTER, VARIABLE, Condition
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
 
 ROLES = ("bag", "note", "coin", "pen", "log", "bar", "bench", "furnace", "blank", "key")
@@ -174,7 +170,7 @@ def load_section(
 
 @attrs.define
 class _Names:
-    """What the data may refer to (duck-types the scope `quests.check_condition` reads)."""
+    """What the data may refer to (duck-types the scope `quest_checks.check_condition` reads)."""
 
     objects: set[str]
     npcs: set[str]

@@ -14,7 +14,7 @@ import attrs
 
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.world.agents import AgentState, carried_stores, possession
-from agentodyssey_pz.world.quests import Condition
+from agentodyssey_pz.world.quest_records import Condition
 from agentodyssey_pz.world.world import World
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Npc
-from agentodyssey_pz.world.quests import BossDef, GuideDef
+from agentodyssey_pz.world.quest_records import BossDef, GuideDef
 from agentodyssey_pz.world.world import World
 
 GUIDE_HP = 10**9

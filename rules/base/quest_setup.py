@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from agentodyssey_pz.world.quests import SetupStep
+from agentodyssey_pz.world.quest_records import SetupStep
 from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
 from agentodyssey_pz.world.world import World
 

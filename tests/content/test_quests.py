@@ -22,7 +22,8 @@ from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.resources import default_quest_file, resolve_world_file
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
-from agentodyssey_pz.world.quests import Condition, MainQuestDef, load_quests
+from agentodyssey_pz.world.quest_records import Condition, MainQuestDef
+from agentodyssey_pz.world.quests import load_quests
 
 WORLDS = bundled_worlds()
 SEEDS = (0, 1, 2, 3, 4)

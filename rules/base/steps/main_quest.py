@@ -22,7 +22,7 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
 from agentodyssey_pz.world.agents import AgentState
-from agentodyssey_pz.world.quests import ChapterDef, Effect, MainQuestDef, StageDef
+from agentodyssey_pz.world.quest_records import ChapterDef, Effect, MainQuestDef, StageDef
 from agentodyssey_pz.world.world import World
 
 from ..carrying import area_loc

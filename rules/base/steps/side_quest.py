@@ -31,7 +31,7 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import SIDE_QUEST_COMPLETED
 from agentodyssey_pz.world.agents import AgentState, count_carried, possession
-from agentodyssey_pz.world.quests import VARIABLE, GuideDef
+from agentodyssey_pz.world.quest_records import VARIABLE, GuideDef
 from agentodyssey_pz.world.side_quest_data import SCENARIOS, SideGuideDef, SideQuestDef
 from agentodyssey_pz.world.world import World
 

@@ -46,7 +46,7 @@ from agentodyssey_pz.world.agents import (
     remove_count,
 )
 from agentodyssey_pz.world.entities import Area, Npc, Place
-from agentodyssey_pz.world.quests import VARIABLE
+from agentodyssey_pz.world.quest_records import VARIABLE
 from agentodyssey_pz.world.tutorial_data import (
     INSTANCE_ROLES,
     NPC_ROLES,

@@ -1,0 +1,183 @@
+"""The main quest section: structured from JSON and checked against the world it belongs to.
+
+Layer: world core. The quest itself runs in the main-quest step rule (rules/base/steps).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentodyssey_pz.errors import Problems
+from agentodyssey_pz.world.quest_checks import (
+    QuestScope,
+    check_area_ref,
+    check_condition,
+    check_npc_ref,
+    check_ref,
+    check_text,
+)
+from agentodyssey_pz.world.quest_records import (
+    QUEST_CONVERTER,
+    SETUP_SOURCES,
+    BossDef,
+    ChapterDef,
+    Effect,
+    GuideDef,
+    MainQuestDef,
+    SetupStep,
+)
+from agentodyssey_pz.world.schema import WorldDefinition
+
+
+def load_main_quest(
+    raw: Any, definition: WorldDefinition, path: str, problems: Problems
+) -> MainQuestDef | None:
+    from agentodyssey_pz.world.validate import structure_record
+
+    quest = structure_record(raw, MainQuestDef, path, problems, QUEST_CONVERTER)
+    if quest is None:
+        return None
+    scope = QuestScope(
+        objects={o.id for o in definition.entities.objects} | {o.id for o in quest.objects},
+        npcs={n.id for n in definition.entities.npcs} | {n.id for n in quest.npcs},
+        areas={a.id for _, a in definition.iter_areas()},
+        variables={"guide": "npc", "spawn": "area", "currency": "object"},
+        bosses=set(quest.bosses),
+        stages={s.id for c in quest.chapters for s in c.stages},
+    )
+    _check_guide(quest.guide, scope, f"{path}.guide", problems)
+    _check_setup(quest.setup, scope, f"{path}.setup", problems)
+    _check_bosses(quest.bosses, scope, f"{path}.bosses", problems)
+    for i, oid in enumerate(quest.undistributable):
+        if oid not in scope.objects:
+            problems.error(f"{path}.undistributable[{i}]", f"unknown object '{oid}'")
+    check_text(quest.intro, scope, f"{path}.intro", problems)
+    _check_chapters(quest.chapters, scope, f"{path}.chapters", problems)
+    return quest
+
+
+def _check_guide(guide: GuideDef, scope: QuestScope, path: str, problems: Problems) -> None:
+    if guide.npc not in scope.npcs:
+        problems.error(f"{path}.npc", f"unknown NPC '{guide.npc}'")
+    if not guide.names:
+        problems.error(f"{path}.names", "a guide needs at least one name")
+    for i, name in enumerate(guide.names):
+        if not name or any(ch.isspace() for ch in name):
+            problems.error(f"{path}.names[{i}]", f"guide name '{name}' must be one word")
+    if len(set(guide.names)) != len(guide.names):
+        problems.error(f"{path}.names", "guide names must be distinct")
+
+
+def _check_setup(
+    setup: tuple[SetupStep, ...], scope: QuestScope, path: str, problems: Problems
+) -> None:
+    for i, step in enumerate(setup):
+        where = f"{path}[{i}]"
+        sources = [s for s in SETUP_SOURCES if getattr(step, s) is not None]
+        if len(sources) != 1:
+            problems.error(where, f"'{step.let}' needs exactly one of {', '.join(SETUP_SOURCES)}")
+            continue
+        if step.let in scope.variables:
+            problems.error(f"{where}.let", f"variable '{step.let}' is defined twice")
+        kind = {
+            "value": "value",
+            "area": "area",
+            "areas": "areas",
+            "pick_area": "area",
+            "pick_areas": "areas",
+            "farthest_of": "area",
+            "place_npc": "npc",
+        }[sources[0]]
+        if step.area is not None and step.area not in scope.areas:
+            problems.error(f"{where}.area", f"unknown area '{step.area}'")
+        for j, area in enumerate(step.areas or ()):
+            if area not in scope.areas:
+                problems.error(f"{where}.areas[{j}]", f"unknown area '{area}'")
+        if step.pick_areas is not None and step.pick_areas < 1:
+            problems.error(f"{where}.pick_areas", "must be at least 1")
+        if step.farthest_of is not None:
+            check_ref(step.farthest_of, ("areas",), scope, f"{where}.farthest_of", problems)
+        if step.place_npc is not None:
+            if step.place_npc not in scope.npcs:
+                problems.error(f"{where}.place_npc", f"unknown NPC '{step.place_npc}'")
+            if step.in_ is None:
+                problems.error(f"{where}.in", "place_npc needs 'in' (an area)")
+            else:
+                check_area_ref(step.in_, scope, f"{where}.in", problems)
+        for oid in step.stock:
+            if oid not in scope.objects:
+                problems.error(f"{where}.stock.{oid}", f"unknown object '{oid}'")
+        scope.variables[step.let] = kind
+
+
+def _check_bosses(
+    bosses: dict[str, BossDef], scope: QuestScope, path: str, problems: Problems
+) -> None:
+    for key, boss in bosses.items():
+        where = f"{path}.{key}"
+        if boss.npc not in scope.npcs:
+            problems.error(f"{where}.npc", f"unknown NPC '{boss.npc}'")
+        check_area_ref(boss.in_, scope, f"{where}.in", problems)
+        for i, mod in enumerate(boss.modifiers):
+            for field in ("when_held", "unless_held"):
+                for j, oid in enumerate(getattr(mod, field)):
+                    if oid not in scope.objects:
+                        problems.error(
+                            f"{where}.modifiers[{i}].{field}[{j}]", f"unknown object '{oid}'"
+                        )
+
+
+def _check_chapters(
+    chapters: tuple[ChapterDef, ...], scope: QuestScope, path: str, problems: Problems
+) -> None:
+    if not chapters:
+        problems.error(path, "a quest needs at least one chapter")
+        return
+    seen: dict[str, str] = {}
+    for c, chapter in enumerate(chapters):
+        cpath = f"{path}[{c}]"
+        check_text(chapter.intro, scope, f"{cpath}.intro", problems)
+        if not chapter.stages:
+            problems.error(f"{cpath}.stages", f"chapter '{chapter.id}' has no stages")
+        ids = {s.id for s in chapter.stages}
+        for s, stage in enumerate(chapter.stages):
+            spath = f"{cpath}.stages[{s}]"
+            if stage.id in seen:
+                problems.error(
+                    f"{spath}.id", f"duplicate stage id '{stage.id}' (first at {seen[stage.id]})"
+                )
+            seen.setdefault(stage.id, spath)
+            for field in ("objective", "hint", "complete_text"):
+                check_text(getattr(stage, field), scope, f"{spath}.{field}", problems)
+            for i, req in enumerate(stage.requires or ()):
+                if req not in ids:
+                    problems.error(
+                        f"{spath}.requires[{i}]", f"'{req}' is not a stage of this chapter"
+                    )
+            for field in ("done_all", "done_any"):
+                for i, cond in enumerate(getattr(stage, field) or ()):
+                    check_condition(cond, scope, f"{spath}.{field}[{i}]", problems)
+            for field in ("on_start", "on_complete"):
+                for i, effect in enumerate(getattr(stage, field)):
+                    _check_effect(effect, scope, f"{spath}.{field}[{i}]", problems)
+    if not any(s.quest_complete for s in chapters[-1].stages):
+        problems.error(
+            f"{path}[{len(chapters) - 1}]", "no stage of the last chapter has quest_complete"
+        )
+
+
+def _check_effect(effect: Effect, scope: QuestScope, path: str, problems: Problems) -> None:
+    chosen = [f for f in ("spawn_boss", "give", "restock") if getattr(effect, f) is not None]
+    if len(chosen) != 1:
+        problems.error(path, "an effect needs exactly one of spawn_boss, give, restock")
+        return
+    if effect.spawn_boss is not None and effect.spawn_boss not in scope.bosses:
+        problems.error(f"{path}.spawn_boss", f"unknown boss '{effect.spawn_boss}'")
+    for field in ("give", "restock"):
+        for oid, count in (getattr(effect, field) or {}).items():
+            if oid not in scope.objects and oid != "$currency":
+                problems.error(f"{path}.{field}.{oid}", f"unknown object '{oid}'")
+            if count <= 0:
+                problems.error(f"{path}.{field}.{oid}", f"count must be positive, got {count}")
+    if effect.restock is not None:
+        check_npc_ref(effect.npc, scope, f"{path}.npc", problems)

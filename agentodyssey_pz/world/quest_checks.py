@@ -1,0 +1,139 @@
+"""Reference checks shared by every quest section: `$variables` of the right kind, areas, NPCs,
+objects, stage and boss names in texts and conditions, each problem reported with its JSON path.
+
+Layer: world core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.errors import Problems
+from agentodyssey_pz.world.quest_records import CONDITION_KINDS, VARIABLE, Condition
+
+
+@attrs.define
+class QuestScope:
+    """What names a quest section may use, for checking references."""
+
+    objects: set[str]
+    npcs: set[str]
+    areas: set[str]
+    variables: dict[str, str]  # name -> kind: area, areas, npc, value
+    bosses: set[str] = attrs.Factory(set)
+    stages: set[str] = attrs.Factory(set)
+
+
+def check_ref(
+    value: Any, kinds: tuple[str, ...], scope: QuestScope, path: str, problems: Problems
+) -> bool:
+    """A `$variable` of one of `kinds`; returns False (after reporting) when it is not one."""
+    if not (isinstance(value, str) and value.startswith("$")):
+        return False
+    name = value[1:]
+    kind = scope.variables.get(name)
+    if kind is None:
+        problems.error(path, f"unknown variable '{value}' (define it in setup)")
+    elif kind not in kinds:
+        problems.error(
+            path,
+            f"'{value}' is {kind_phrase(kind)}, expected {' or '.join(map(kind_phrase, kinds))}",
+        )
+    return True
+
+
+def kind_phrase(kind: str) -> str:
+    return {
+        "area": "an area",
+        "areas": "a list of areas",
+        "npc": "an NPC",
+        "value": "a value",
+        "object": "an object",
+    }[kind]
+
+
+def check_area_ref(value: Any, scope: QuestScope, path: str, problems: Problems) -> None:
+    if not check_ref(value, ("area",), scope, path, problems) and value not in scope.areas:
+        problems.error(path, f"unknown area {value!r}")
+
+
+def check_text(text: str, scope: QuestScope, path: str, problems: Problems) -> None:
+    for name in VARIABLE.findall(text):
+        if name not in scope.variables:
+            problems.error(path, f"unknown variable '{{{name}}}' in text")
+
+
+def check_npc_ref(value: Any, scope: QuestScope, path: str, problems: Problems) -> None:
+    if not check_ref(value, ("npc",), scope, path, problems):
+        problems.error(path, f"expected a variable naming an NPC (e.g. '$merchant'), got {value!r}")
+
+
+def check_int_ref(value: Any, scope: QuestScope, path: str, problems: Problems) -> None:
+    if not check_ref(value, ("value",), scope, path, problems) and (
+        type(value) is not int or value < 0
+    ):
+        problems.error(path, f"expected a whole number >= 0 or a $variable, got {value!r}")
+
+
+def _check_param(name: str, value: Any, scope: QuestScope, path: str, problems: Problems) -> None:
+    """Check one condition parameter by its name (each name has one meaning in every kind)."""
+    if name == "area":
+        check_area_ref(value, scope, path, problems)
+    elif name == "areas":
+        if not check_ref(value, ("areas",), scope, path, problems):
+            if not isinstance(value, list) or not value:
+                problems.error(path, "expected a $variable or a list of areas")
+            else:
+                for i, area in enumerate(value):
+                    check_area_ref(area, scope, f"{path}[{i}]", problems)
+    elif name == "npc":
+        check_npc_ref(value, scope, path, problems)
+    elif name == "npcs":
+        if not isinstance(value, list) or not value:
+            problems.error(path, "expected a list of $variables naming NPCs")
+        else:
+            for i, npc in enumerate(value):
+                check_npc_ref(npc, scope, f"{path}[{i}]", problems)
+    elif name in ("objects", "object"):
+        ids = value if name == "objects" else [value]
+        if not isinstance(ids, list) or not ids:
+            problems.error(path, "expected a non-empty list of object ids")
+        for oid in ids if isinstance(ids, list) else ():
+            if oid not in scope.objects:
+                problems.error(path, f"unknown object {oid!r}")
+    elif name == "text":
+        if not check_ref(value, ("value",), scope, path, problems) and not isinstance(value, str):
+            problems.error(path, f"expected text or a $variable, got {value!r}")
+    elif name in ("k", "n", "count"):
+        check_int_ref(value, scope, path, problems)
+    elif name == "payload":
+        if not isinstance(value, dict):
+            problems.error(path, "expected an object of event payload keys and values")
+    elif name == "stage":
+        if value not in scope.stages:
+            problems.error(path, f"unknown stage {value!r}")
+    elif name == "boss":
+        if value not in scope.bosses:
+            problems.error(path, f"unknown boss {value!r}")
+    elif not isinstance(value, str) or not value:  # type, category
+        problems.error(path, f"expected a non-empty string, got {value!r}")
+
+
+def check_condition(cond: Condition, scope: QuestScope, path: str, problems: Problems) -> None:
+    spec = CONDITION_KINDS.get(cond.kind)
+    if spec is None:
+        problems.error(f"{path}.kind", f"unknown condition kind '{cond.kind}'")
+        return
+    required, optional = spec
+    present = set(cond.params) | ({"conditions"} if cond.conditions else set())
+    for missing in sorted(required - present):
+        problems.error(f"{path}.{missing}", f"'{cond.kind}' needs '{missing}'")
+    for extra in sorted(present - required - optional):
+        problems.error(f"{path}.{extra}", f"'{cond.kind}' has no parameter '{extra}'")
+    for name, value in cond.params.items():
+        if name in required | optional:
+            _check_param(name, value, scope, f"{path}.{name}", problems)
+    for i, nested in enumerate(cond.conditions):
+        check_condition(nested, scope, f"{path}.conditions[{i}]", problems)

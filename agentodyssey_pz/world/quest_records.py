@@ -1,0 +1,216 @@
+"""Quest data records: conditions, setup steps, bosses, effects, guides, stages, chapters and the
+main quest, and the strict cattrs converter that reads them from JSON.
+
+Layer: world core. Loading and checking live in `quests.py` (the file and its sections),
+`main_quest_data.py`, `side_quest_data.py` and `tutorial_data.py`; `quest_checks.py` checks the
+references conditions make.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+from cattrs.gen import make_dict_structure_fn
+
+from agentodyssey_pz.world.schema import (
+    CONVERTER,
+    NpcDef,
+    ObjectDef,
+    SchemaTypeError,
+    renamed_fields,
+    strict_converter,
+)
+
+VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+BUILTIN_VARIABLES = ("guide", "spawn", "currency")
+
+# Condition kinds (spec step-rules 8.5) -> (required parameters, optional parameters).
+CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(req.split()), frozenset(opt.split()))
+    for kind, req, opt in (
+        ("any_of", "conditions", ""),
+        ("all_of", "conditions", ""),
+        ("not", "conditions", ""),
+        ("event", "type", "npc objects category area payload"),
+        ("in_area", "area", ""),
+        ("in_area_with_npc", "npc", ""),
+        ("visited_k_of_area_set", "areas", "k"),
+        ("paper_text_equals_in_area", "text", "area"),
+        ("paper_with_text_in_area", "text area", ""),
+        ("paper_text_equals_in_hands", "text", ""),
+        ("writable_text_equals_in_inventory", "text", ""),
+        ("boss_already_defeated", "boss", ""),
+        ("has_any_of", "objects", ""),
+        ("holding", "objects", ""),
+        ("equipped_any_of", "objects", ""),
+        ("has_category", "category", ""),
+        ("has_item_count", "object", "count"),
+        ("killed_n_enemies", "n", ""),
+        ("killed_one_of_each", "npcs", ""),
+        ("stamped_areas_in_order", "areas", "object"),
+        ("stage_completed", "stage", ""),
+    )
+}
+SETUP_SOURCES = ("value", "area", "areas", "pick_area", "pick_areas", "farthest_of", "place_npc")
+
+
+@attrs.frozen
+class Condition:
+    """One completion condition: its kind, its parameters, and nested conditions (any_of/all_of)."""
+
+    kind: str
+    params: dict[str, Any] = attrs.field(factory=dict)
+    conditions: tuple[Condition, ...] = ()
+
+
+@attrs.frozen
+class SetupStep:
+    """Defines one quest variable, once per episode (exactly one source field is set)."""
+
+    let: str
+    value: Any = None
+    area: str | None = None
+    areas: tuple[str, ...] | None = None
+    pick_area: bool | None = None  # true: one area, picked nearest-first like pick_areas
+    pick_areas: int | None = None
+    farthest_of: str | None = None
+    place_npc: str | None = None
+    in_: str | None = attrs.field(default=None, metadata={"json_key": "in"})
+    stock: dict[str, int] = attrs.field(factory=dict)
+    min_coins: int = 0
+
+
+@attrs.frozen
+class BossModifier:
+    """While the boss's owner stands with it holding `when_held` (and none of `unless_held`)."""
+
+    when_held: tuple[str, ...] = ()
+    unless_held: tuple[str, ...] = ()
+    max_hp: int | None = None
+    attack: int | None = None
+
+
+@attrs.frozen
+class BossDef:
+    """A boss each agent fights on its own: one instance per agent, spawned by `spawn_boss`."""
+
+    npc: str
+    in_: str = attrs.field(metadata={"json_key": "in"})
+    hp: int | None = None
+    attack: int | None = None
+    modifiers: tuple[BossModifier, ...] = ()
+
+
+@attrs.frozen
+class Effect:
+    """Something a stage does when it starts or completes (exactly one field is set)."""
+
+    spawn_boss: str | None = None
+    give: dict[str, int] | None = None
+    restock: dict[str, int] | None = None
+    npc: str | None = None  # the NPC `restock` applies to
+
+
+@attrs.frozen
+class GuideDef:
+    """The per-agent guide: each agent gets its own instance of `npc`, named from `names`."""
+
+    npc: str
+    names: tuple[str, ...]
+    greeting: str = ""
+
+
+@attrs.frozen
+class StageDef:
+    id: str
+    objective: str
+    hint: str = ""
+    done_all: tuple[Condition, ...] | None = None
+    done_any: tuple[Condition, ...] | None = None
+    requires: tuple[str, ...] | None = None  # present -> the chapter runs as a goal graph
+    on_start: tuple[Effect, ...] = ()
+    on_complete: tuple[Effect, ...] = ()
+    complete_text: str = ""
+    chapter_complete: bool = False
+    quest_complete: bool = False
+
+    @property
+    def has_conditions(self) -> bool:
+        return self.done_all is not None or bool(self.done_any)
+
+
+@attrs.frozen
+class ChapterDef:
+    id: str
+    title: str
+    stages: tuple[StageDef, ...]
+    intro: str = ""
+    root_goal: str | None = None
+
+    @property
+    def is_goal_graph(self) -> bool:
+        return any(s.requires is not None for s in self.stages)
+
+
+@attrs.frozen
+class MainQuestDef:
+    title: str
+    guide: GuideDef
+    chapters: tuple[ChapterDef, ...]
+    intro: str = ""
+    completion_text: str = ""
+    setup: tuple[SetupStep, ...] = ()
+    bosses: dict[str, BossDef] = attrs.field(factory=dict)
+    npcs: tuple[NpcDef, ...] = ()
+    objects: tuple[ObjectDef, ...] = ()
+    undistributable: tuple[str, ...] = ()
+
+
+QUEST_RECORDS = (
+    SetupStep,
+    BossModifier,
+    BossDef,
+    Effect,
+    GuideDef,
+    StageDef,
+    ChapterDef,
+    MainQuestDef,
+)
+
+
+def _condition_hook(converter: Any) -> Any:
+    def structure(raw: Any, _: type) -> Condition:
+        if not isinstance(raw, dict):
+            raise SchemaTypeError(f"expected an object, got {type(raw).__name__}")
+        if "kind" not in raw:
+            raise KeyError("kind")
+        kind = converter.structure(raw["kind"], str)
+        nested = ()
+        if "conditions" in raw:
+            nested = converter.structure(raw["conditions"], tuple[Condition, ...])
+        params = {k: v for k, v in raw.items() if k not in ("kind", "conditions")}
+        return Condition(kind, params, nested)
+
+    return structure
+
+
+def make_quest_converter() -> Any:
+    """Strict converter for quest records: unknown keys are errors (typos in quest files are
+    common and would otherwise silently disable a condition)."""
+    converter = strict_converter(forbid_extra_keys=True)
+    for cls in QUEST_RECORDS:
+        converter.register_structure_hook(
+            cls,
+            make_dict_structure_fn(
+                cls, converter, _cattrs_forbid_extra_keys=True, **renamed_fields(cls)
+            ),
+        )
+    converter.register_structure_hook(Condition, _condition_hook(converter))
+    converter.register_structure_hook(NpcDef, lambda raw, _: CONVERTER.structure(raw, NpcDef))
+    converter.register_structure_hook(ObjectDef, lambda raw, _: CONVERTER.structure(raw, ObjectDef))
+    return converter
+
+
+QUEST_CONVERTER = make_quest_converter()
