@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
        python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
+       python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
@@ -131,6 +132,22 @@ def supersuit_speedup(world: str, steps: int, runs: int) -> None:
         )
 
 
+def per_agent_scaling(world: str, steps: int, runs: int, few: int = 3, many: int = 64) -> None:
+    """Per-agent cost with `many` agents relative to `few`, each mode's runs interleaved (this
+    machine's speed drifts over minutes, which would bias two separate series)."""
+    for mode, runner in (("vector", run_vector), ("text", run_text), ("text_only", run_text_only)):
+        small, large = [], []
+        for seed in range(runs):
+            small.append(runner(world, few, steps, seed) * few)
+            large.append(runner(world, many, max(50, steps * few // many), seed) * many)
+        paired = statistics.median(a / b for a, b in zip(small, large, strict=True))
+        print(
+            f"{mode:9} {few} agents {statistics.median(small):8,.0f} agent-steps/s, "
+            f"{many} agents {statistics.median(large):8,.0f}; per-agent cost x{paired:.2f} "
+            "(median of paired runs)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", default="default")
@@ -138,7 +155,11 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--supersuit", action="store_true")
+    parser.add_argument("--scaling", action="store_true")
     args = parser.parse_args()
+    if args.scaling:
+        per_agent_scaling(args.world, args.steps // 2, max(args.runs, 5))
+        return
     if args.supersuit:
         supersuit_speedup(args.world, args.steps // 4, args.runs)
         return
