@@ -48,13 +48,20 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """Continue a journaled game: load the newest snapshot, replay the journal, optionally play on
-    with random valid actions (journaling into the same folder)."""
+    with random valid actions (journaling into the same folder). With `--reference`, continue a
+    reference-engine checkpoint file instead (journaling into `--checkpoint-dir`, if given)."""
     import random
 
-    from agentodyssey_pz.checkpoint import resume
+    from agentodyssey_pz.checkpoint import CheckpointWriter, import_reference_checkpoint, resume
     from agentodyssey_pz.observe.masks import valid_actions
 
-    game = resume(args.folder, args.world, snapshot_every=args.snapshot_every)
+    if args.reference:
+        world = args.world or "default"
+        game = import_reference_checkpoint(args.folder, world, from_step=args.from_step)
+        if args.checkpoint_dir is not None:
+            CheckpointWriter(game, args.checkpoint_dir, args.snapshot_every)
+    else:
+        game = resume(args.folder, args.world, snapshot_every=args.snapshot_every)
     print(
         f"resumed {args.folder} at tick {game.tick_index} ({game.time_text}), "
         f"{len(game.agent_ids)} agents{' - episode over' if game.terminated else ''}"
@@ -250,6 +257,17 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--seed", type=int, default=0, help="seed of the random actions")
     resume.add_argument(
         "--snapshot-every", type=int, default=100, help="snapshot interval when playing on"
+    )
+    resume.add_argument(
+        "--reference",
+        action="store_true",
+        help="FOLDER is a reference-engine checkpoint file (.json or .jsonl) for --world",
+    )
+    resume.add_argument(
+        "--from-step", type=int, default=None, help="with --reference: the .jsonl record's step"
+    )
+    resume.add_argument(
+        "--checkpoint-dir", default=None, help="with --reference: journal into this folder"
     )
     resume.set_defaults(func=cmd_resume)
     add_evaluate_parser(sub)
