@@ -60,6 +60,8 @@ def import_reference_checkpoint(
 
 def read_reference_record(path: str | os.PathLike[str], from_step: int | None = None) -> dict:
     """Spec 11.2: `.jsonl` -> the last record, or the newest whose `step` is `from_step`."""
+    if from_step is not None and type(from_step) is not int:
+        raise CheckpointError(f"from_step must be an int, got {from_step!r}")
     try:
         text = Path(path).read_text(encoding="utf-8-sig")  # -sig: a leading BOM is tolerated
     except OSError as exc:
@@ -68,7 +70,9 @@ def read_reference_record(path: str | os.PathLike[str], from_step: int | None = 
         raise CheckpointError(f"{path}: the checkpoint is not UTF-8 text") from exc
     if not str(path).lower().endswith(".jsonl"):
         record = _parse(text, path, "the document")
-        if from_step is not None and record.get("step") != from_step:
+        if from_step is not None and not (
+            type(record.get("step")) is int and record["step"] == from_step
+        ):
             raise CheckpointError(f"{path}: $.step is {record.get('step')!r}, not {from_step}")
         return record
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
@@ -76,7 +80,7 @@ def read_reference_record(path: str | os.PathLike[str], from_step: int | None = 
         raise CheckpointError(f"{path}: the checkpoint holds no records")
     for number, line in reversed(lines):
         record = _parse(line, path, f"line {number}")
-        if from_step is None or (record.get("step") == from_step and from_step is not True):
+        if from_step is None or (type(record.get("step")) is int and record["step"] == from_step):
             return record
     raise CheckpointError(f"{path}: no record has $.step == {from_step}")
 
