@@ -4,7 +4,7 @@ Usage: python benchmarks/bench_deps.py [--ticks N] [--runs N] [--world NAME] [--
 
 One action stream (seeded random valid commands, recorded once) is replayed in three kinds of game,
 interleaved, several times each:
-  no hook   the tick as it was before the tracker hook (a copy of that `run_tick`, patched in)
+  no hook   the tick without the tracker hook (`run_rules` + `finish_tick`, patched in)
   off       today's engine, no tracker (`Game(...)`)
   on        today's engine with `tracker_factory=DependencyTracker`
 Tracking changes no game state, so every variant plays the same trajectory (checked by state hash).
@@ -27,15 +27,10 @@ from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.engine.state import state_hash
 from agentodyssey_pz.engine.tick import (
-    MAIN_QUEST_COMPLETE,
     ProgressSnapshot,
-    RewardBreakdown,
-    RuleContext,
     RuleResult,
-    gain_experience,
-    record_visit,
-    run_actions,
-    run_step_rules,
+    finish_tick,
+    run_rules,
     run_tick,
 )
 from agentodyssey_pz.observe.masks import valid_actions
@@ -44,32 +39,12 @@ from agentodyssey_pz.observe.masks import valid_actions
 def run_tick_without_hook(
     game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False
 ) -> TickResult:
-    """`engine.tick.run_tick` as it was before the tracker hook (git ea9fed1), for comparison."""
-    res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
+    """`engine.tick.run_tick` without the tracker hook (the branch and the tracking flag): the
+    same rule phase and tail, so the comparison isolates what the hook costs when off."""
+    res = RuleResult(game.agent_ids)
     before = {aid: ProgressSnapshot.of(a) for aid, a in game.agents.items()}
-    if bootstrap:
-        ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
-        for rule in game.init_rules:
-            rule.apply(ctx, res)
-    else:
-        run_actions(game, actions, res)
-    run_step_rules(game, res)
-    for agent in game.agents.values():
-        record_visit(game, agent)
-    game.tick_index += 1
-    if bootstrap:
-        rewards = {aid: RewardBreakdown() for aid in game.agent_ids}
-    else:
-        rewards = game.reward_function.compute(game, before, res)
-        for aid, breakdown in rewards.items():
-            if breakdown.is_zero:
-                continue
-            game.scores[aid].add(breakdown)
-            if breakdown.xp_total:
-                gain_experience(game, game.agents[aid], breakdown.xp_total, res)
-    terminated = res.has_event(MAIN_QUEST_COMPLETE)
-    game.terminated = terminated
-    return TickResult(game.tick_index, res, rewards, terminated, bootstrap)
+    run_rules(game, actions, res, bootstrap)
+    return finish_tick(game, before, res, bootstrap)
 
 
 def record_actions(world: str, agents: int, seed: int, ticks: int) -> list[dict[str, str]]:

@@ -51,17 +51,28 @@ def record_visit(game: Game, agent: AgentState) -> None:
         agent.visited[area_id] = None
 
 
+def act(game: Game, agent: AgentState, raw: Any, res: RuleResult) -> Command | ParseFailure:
+    """One agent's action: parsed, then dispatched to its rule (or refused with feedback)."""
+    command = resolve_command(game, raw)
+    if isinstance(command, ParseFailure):
+        game.engine.reject(agent.id, raw, command, res)
+    else:
+        ctx = RuleContext(game, game.world, agent, command.verb, command.params, game.tick_index)
+        game.engine.dispatch(ctx, res)
+    record_visit(game, agent)
+    return command
+
+
 def run_actions(game: Game, actions: Mapping[str, Any], res: RuleResult) -> None:
-    world, engine, step_index = game.world, game.engine, game.tick_index
     for agent_id, agent in game.agents.items():
-        raw = actions.get(agent_id)
-        command = resolve_command(game, raw)
-        if isinstance(command, ParseFailure):
-            engine.reject(agent_id, raw, command, res)
-        else:
-            ctx = RuleContext(game, world, agent, command.verb, command.params, step_index)
-            engine.dispatch(ctx, res)
-        record_visit(game, agent)
+        act(game, agent, actions.get(agent_id), res)
+
+
+def run_init_rules(game: Game, res: RuleResult) -> None:
+    """A world pack's one-time set-up, on the bootstrap tick."""
+    ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
+    for rule in game.init_rules:
+        rule.apply(ctx, res)
 
 
 def run_step_rules(game: Game, res: RuleResult) -> None:
@@ -92,12 +103,12 @@ def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult)
 
 
 def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstrap: bool) -> None:
-    """The rule phase with a dependency tracker: as `run_actions` + `run_step_rules` (init rules
-    when bootstrapping), handing the tracker each rule application's slice of the events. Kept
-    apart so a game without a tracker runs the plain loops, untouched."""
-    tracker, events, world, step_index = game.tracker, res.events, game.world, game.tick_index
+    """The rule phase with a dependency tracker: as `run_rules`, handing the tracker each rule
+    application's slice of the events. Kept apart so a game without a tracker runs the plain
+    loops, untouched."""
+    tracker, events = game.tracker, res.events
+    ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
     if bootstrap:
-        ctx = RuleContext(game, world, None, "", (), step_index)
         for rule in game.init_rules:
             start = len(events)
             rule.apply(ctx, res)
@@ -105,20 +116,21 @@ def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstr
     else:
         for agent_id, agent in game.agents.items():
             start = len(events)
-            raw = actions.get(agent_id)
-            command = resolve_command(game, raw)
-            if isinstance(command, ParseFailure):
-                game.engine.reject(agent_id, raw, command, res)
-            else:
-                verb, params = command.verb, command.params
-                game.engine.dispatch(RuleContext(game, world, agent, verb, params, step_index), res)
-            record_visit(game, agent)
+            command = act(game, agent, actions.get(agent_id), res)
             tracker.record_action(game, agent_id, command, events[start:])
-    ctx = RuleContext(game, world, None, "", (), step_index)
     for rule in game.step_rules:
         start = len(events)
         rule.apply(ctx, res)
         tracker.record_step(game, rule.name, events[start:])
+
+
+def run_rules(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstrap: bool) -> None:
+    """The rule phase: the actions (init rules when bootstrapping), then the step rules."""
+    if bootstrap:
+        run_init_rules(game, res)
+    else:
+        run_actions(game, actions, res)
+    run_step_rules(game, res)
 
 
 def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False) -> TickResult:
@@ -128,13 +140,14 @@ def run_tick(game: Game, actions: Mapping[str, Any], *, bootstrap: bool = False)
     if tracking:
         run_tracked(game, actions, res, bootstrap)
     else:
-        if bootstrap:
-            ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
-            for rule in game.init_rules:  # a world pack's one-time set-up
-                rule.apply(ctx, res)
-        else:
-            run_actions(game, actions, res)
-        run_step_rules(game, res)
+        run_rules(game, actions, res, bootstrap)
+    return finish_tick(game, before, res, bootstrap)
+
+
+def finish_tick(
+    game: Game, before: dict[str, ProgressSnapshot], res: RuleResult, bootstrap: bool
+) -> TickResult:
+    """After the rules: visits, the clock, rewards (scores and XP), termination."""
     for agent in game.agents.values():
         record_visit(game, agent)
     game.tick_index += 1
