@@ -85,6 +85,8 @@ class Game:
             if raw_quests is not None
             else None
         )
+        # A section is None exactly when its rule set is off (`is_enabled` is fixed per game):
+        # the quest rules need no other switch.
         self.quests: QuestFile = complete_quests(given, self.pack.definition, enabled)
         # The definition the world is built from: the world's plus its quests' NPCs and objects.
         self.definition: WorldDefinition = inject(self.pack.definition, self.quests)

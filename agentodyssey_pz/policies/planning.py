@@ -217,7 +217,7 @@ class PlannerCore:
     def quest_objects(self) -> dict[str, int]:
         """Objects the quest asks me to carry (possession conditions, boss modifiers), with the
         most units any of them asks for: those I keep and never sell."""
-        quest = self.game.quests.main_quest if self.game.quests is not None else None
+        quest = self.game.quests.main_quest
         wanted: dict[str, int] = {}
         if quest is None:
             return wanted

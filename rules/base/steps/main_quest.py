@@ -56,8 +56,8 @@ class MainQuest(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
-        quest = game.quests.main_quest if game.quests is not None else None
-        if quest is None or not game.is_enabled("main_quest"):
+        quest = game.quests.main_quest  # None when the world or config leaves it off
+        if quest is None:
             return
         state = world.auxiliary.setdefault(STATE_KEY, {})
         if "vars" not in state:

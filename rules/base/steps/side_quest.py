@@ -151,8 +151,8 @@ class SideQuest(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
-        data = game.quests.side_quests if game.quests is not None else None
-        if data is None or not game.is_enabled("side_quest"):
+        data = game.quests.side_quests  # None when the world or config leaves them off
+        if data is None:
             return
         state = world.auxiliary.setdefault(STATE_KEY, {})
         if "guide_names" not in state:

@@ -86,8 +86,8 @@ class TutorialRoom(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game = ctx.game
-        tutorial = game.quests.tutorial if game.quests is not None else None
-        if tutorial is None or not game.is_enabled("tutorial"):
+        tutorial = game.quests.tutorial  # None when the world or config leaves it off
+        if tutorial is None:
             return
         pending = [agent for agent in game.agents.values() if not agent.tutorial_passed]
         if not pending:
