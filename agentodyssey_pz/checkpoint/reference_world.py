@@ -116,7 +116,7 @@ def _npc(world: World, nid: str, raw: Any, path: str) -> Npc:
         world.npc_count[proto.id] = max(world.npc_count.get(proto.id, 0), int(match.group(2)) + 1)
     old = world.npcs.get(nid)  # the reference keeps no max HP: ours, else the level's full HP
     level = at(raw, "level", int, path)
-    full = old.max_hp if old else proto.hp_at_level_1 + proto.hp_per_level * (level - 1)
+    full = old.max_hp if old else proto.hp_at(level)
     pattern = at(raw, "combat_pattern", list, path, default=list(proto.pattern))
     if not all(p in ("attack", "defend", "wait") for p in pattern):
         raise RecordProblem(f"{path}.combat_pattern", "a list of 'attack', 'defend' or 'wait'")

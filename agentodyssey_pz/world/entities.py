@@ -8,9 +8,12 @@ attrs classes holding plain dicts and lists (cheap to read, JSON-friendly to sav
 from __future__ import annotations
 
 import re
-from typing import NewType
+from typing import TYPE_CHECKING, Any, NewType
 
 import attrs
+
+if TYPE_CHECKING:
+    from agentodyssey_pz.world.schema import NpcDef
 
 AreaId = NewType("AreaId", str)
 PlaceId = NewType("PlaceId", str)
@@ -92,6 +95,42 @@ class Npc:
     @property
     def is_alive(self) -> bool:
         return self.hp > 0
+
+
+def npc_instance(
+    proto: NpcDef,
+    index: int | None,
+    level: int,
+    *,
+    coins: int,
+    inventory: dict[str, int],
+    **changes: Any,
+) -> Npc:
+    """An instance of `proto` at `level` (synthesis spec 7.4): full HP and attack by the
+    prototype's scaling, everything else copied from it. `index` None keeps the prototype's id
+    and name (a unique NPC), else both get `_<index>`; `changes` override any field."""
+    suffix = "" if index is None else f"_{index}"
+    hp = proto.hp_at(level)
+    fields: dict[str, Any] = {
+        "id": proto.id + suffix,
+        "def_id": proto.id,
+        "name": proto.name + suffix,
+        "level": level,
+        "hp": hp,
+        "max_hp": hp,
+        "attack_power": proto.attack_at(level),
+        "coins": coins,
+        "enemy": proto.enemy,
+        "unique": proto.unique,
+        "role": proto.role,
+        "quest": proto.quest,
+        "description": proto.description,
+        "dialogue": proto.dialogue,
+        "inventory": inventory,
+        "combat_pattern": proto.pattern,
+    }
+    fields.update(changes)
+    return Npc(**fields)
 
 
 @attrs.define(slots=True)

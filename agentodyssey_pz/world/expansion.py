@@ -228,8 +228,7 @@ def _populate_npcs(world: World, area: Area, rng: random.Random, options: Synthe
         if rng.random() < NPC_SKIP_PROBABILITY:
             continue
         npc_level = rng.choice([max(1, level - 1), level, min(level + 1, MAX_NPC_LEVEL)])
-        index = world.npc_count.get(proto.id, 0)
-        world.npc_count[proto.id] = index + 1
+        index = world.take_npc_index(proto.id)
         npc = create_npc(world, proto, index, npc_level, rng, options)
         world.add_npc(npc, area.id)
         if npc.enemy:

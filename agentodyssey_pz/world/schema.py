@@ -169,6 +169,13 @@ class NpcDef:
     def attack_per_level(self) -> int:
         return self._stat("slope_attack_power")
 
+    def hp_at(self, level: int) -> int:
+        """Max HP of an instance at `level`: the level-1 value plus one slope per level above."""
+        return self.hp_at_level_1 + self.hp_per_level * (level - 1)
+
+    def attack_at(self, level: int) -> int:
+        return self.attack_at_level_1 + self.attack_per_level * (level - 1)
+
     @property
     def pattern(self) -> tuple[str, ...]:
         """The rhythm pattern: as given; absent -> the default for enemies, none for others."""

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from agentodyssey_pz.world.entities import Area, Npc, Place
+from agentodyssey_pz.world.entities import Area, Npc, Place, npc_instance
 from agentodyssey_pz.world.rng import synthesis_streams
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
 from agentodyssey_pz.world.world import World
@@ -280,10 +280,7 @@ def create_npc(
     rng: random.Random,
     options: SynthesisOptions,
 ) -> Npc:
-    """7.4: an NPC instance at `level`; index None keeps the prototype's id and name (unique)."""
-    suffix = "" if index is None else f"_{index}"
-    hp = proto.hp_at_level_1 + proto.hp_per_level * (level - 1)
-    attack = proto.attack_at_level_1 + proto.attack_per_level * (level - 1)
+    """7.4: an NPC instance at `level` with its coins and loot drawn (in the spec's order)."""
     coins = rng.randint(20 * level, 50 * level)
     inventory = dict(proto.loot)
     for oid in list(inventory):
@@ -293,24 +290,7 @@ def create_npc(
                 inventory[oid] = rolled
             elif not options.zero_loot_keeps_prototype_count:
                 del inventory[oid]
-    return Npc(
-        id=proto.id + suffix,
-        def_id=proto.id,
-        name=proto.name + suffix,
-        level=level,
-        hp=hp,
-        max_hp=hp,
-        attack_power=attack,
-        coins=coins,
-        enemy=proto.enemy,
-        unique=proto.unique,
-        role=proto.role,
-        quest=proto.quest,
-        description=proto.description,
-        dialogue=proto.dialogue,
-        inventory=inventory,
-        combat_pattern=proto.pattern,
-    )
+    return npc_instance(proto, index, level, coins=coins, inventory=inventory)
 
 
 def assign_npcs(world: World, rng: random.Random, options: SynthesisOptions) -> None:

@@ -154,6 +154,12 @@ class World:
         area_id = index[1].get(name)
         return area_id if area_id in self.areas else None
 
+    def take_npc_index(self, proto_id: str) -> int:
+        """The next instance index of an NPC prototype (never reused)."""
+        index = self.npc_count.get(proto_id, 0)
+        self.npc_count[proto_id] = index + 1
+        return index
+
     def connect(
         self,
         a: str,

@@ -12,7 +12,7 @@ from typing import Any
 
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.world.agents import AgentState
-from agentodyssey_pz.world.entities import Npc
+from agentodyssey_pz.world.entities import Npc, npc_instance
 from agentodyssey_pz.world.quest_records import BossDef, GuideDef
 from agentodyssey_pz.world.world import World
 
@@ -21,28 +21,11 @@ GUIDE_ATTACK = 10**6
 
 
 def _instance(world: World, proto_id: str, name: str | None, level: int) -> Npc:
+    """A quest NPC (guide or boss) of `proto_id` at `level`, penniless, with its own loot."""
     proto = world.npc_protos[proto_id]
-    index = world.npc_count.get(proto_id, 0)
-    world.npc_count[proto_id] = index + 1
-    hp = proto.hp_at_level_1 + proto.hp_per_level * (level - 1)
-    return Npc(
-        id=f"{proto.id}_{index}",
-        def_id=proto.id,
-        name=name or f"{proto.name}_{index}",
-        level=level,
-        hp=hp,
-        max_hp=hp,
-        attack_power=proto.attack_at_level_1 + proto.attack_per_level * (level - 1),
-        coins=0,
-        enemy=proto.enemy,
-        unique=proto.unique,
-        role=proto.role,
-        quest=True,
-        description=proto.description,
-        dialogue=proto.dialogue,
-        inventory=dict(proto.loot),
-        combat_pattern=proto.pattern,
-    )
+    named = {"name": name} if name else {}  # else the numbered prototype name
+    index, loot = world.take_npc_index(proto_id), dict(proto.loot)
+    return npc_instance(proto, index, level, coins=0, inventory=loot, quest=True, **named)
 
 
 def guide_name(world: World, guide: GuideDef, taken: set[str]) -> str | None:

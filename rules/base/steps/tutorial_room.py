@@ -45,7 +45,7 @@ from agentodyssey_pz.world.agents import (
     possession,
     remove_count,
 )
-from agentodyssey_pz.world.entities import Area, Npc, Place
+from agentodyssey_pz.world.entities import Area, Npc, Place, npc_instance
 from agentodyssey_pz.world.quest_records import VARIABLE
 from agentodyssey_pz.world.tutorial_data import (
     INSTANCE_ROLES,
@@ -338,24 +338,14 @@ class Lesson:
     def create_npc(self, config: TutorialNpc) -> Npc:
         world = self.world
         proto = world.npc_protos[config.npc]
-        index = world.npc_count.get(proto.id, 0)
-        world.npc_count[proto.id] = index + 1
-        npc = Npc(
-            id=f"{proto.id}_{index}",
-            def_id=proto.id,
-            name=f"{proto.name}_{index}",
-            level=ROOM_LEVEL,
-            hp=proto.hp_at_level_1,
-            max_hp=proto.hp_at_level_1,
-            attack_power=proto.attack_at_level_1,
+        npc = npc_instance(
+            proto,
+            world.take_npc_index(proto.id),
+            ROOM_LEVEL,
             coins=config.coins,
-            enemy=proto.enemy,
-            unique=False,
-            role=proto.role,
-            quest=True,
-            description=proto.description,
-            dialogue=proto.dialogue,
             inventory=dict(proto.loot),
+            unique=False,
+            quest=True,
             combat_pattern=(),  # tutorial NPCs never fight in rhythm (spec 2)
         )
         world.add_npc(npc, self.room["area_id"])
