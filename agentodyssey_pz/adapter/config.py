@@ -35,6 +35,10 @@ RL_TOTAL_WEIGHTS: dict[str, float] = {
     "death": -10.0,
 }
 
+# Spare slots per kind when expansion is on: the procedural expander adds 2-6 areas, 1-2 places,
+# 4-8 object kinds and 1-2 NPC prototypes each time, so 32 cover at least four expansions.
+DEFAULT_EXPANSION_SLOTS = 32
+
 PRESETS: dict[str, dict[str, Any]] = {
     "small": {"world": "procgen:small", "num_agents": 4, "max_cycles": 500},
     "medium": {"world": "procgen:medium", "num_agents": 16, "max_cycles": 2000},
@@ -67,6 +71,11 @@ def _bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         raise ConfigError(f"{attribute.name}: expected True or False, got {value!r}")
 
 
+def _optional_count(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is not None and (type(value) is not int or value < 0):
+        raise ConfigError(f"{attribute.name}: expected None or an integer >= 0, got {value!r}")
+
+
 def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if value is None:
         return
@@ -96,6 +105,9 @@ class EnvConfig:
     max_cycles: int = attrs.field(default=1000, validator=_positive_int)
     tutorial: bool | None = attrs.field(default=None, validator=_optional_bool)
     world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)
+    # Spare observation and catalogue slots per kind (areas, places, object kinds, NPC prototypes)
+    # for what world expansion adds; None: DEFAULT_EXPANSION_SLOTS when expansion is on, else 0.
+    expansion_slots: int | None = attrs.field(default=None, validator=_optional_count)
     reward_weights: dict[str, float] | None = attrs.field(default=None, validator=_weights)
     vector_reward: bool = attrs.field(default=False, validator=_bool)
     valid_actions_in_info: bool = attrs.field(default=False, validator=_bool)
@@ -131,6 +143,12 @@ class EnvConfig:
         if self.reward_weights is None:
             return dict(RL_TOTAL_WEIGHTS)
         return {c: float(self.reward_weights.get(c, 0.0)) for c in COMPONENTS}
+
+    def spare_slots(self, expansion_enabled: bool) -> int:
+        """`expansion_slots` resolved for a game whose expansion is on or off."""
+        if self.expansion_slots is not None:
+            return self.expansion_slots
+        return DEFAULT_EXPANSION_SLOTS if expansion_enabled else 0
 
     def game_config(self) -> GameConfig:
         """The engine settings, with this env's tutorial and expansion switches applied."""

@@ -12,9 +12,12 @@ empties (`agents == []`) when the episode ends.
 definition (wait, defend, enter each area, pick up / drop / equip / unequip / inspect each object
 kind, craft 1 of each craftable, attack / talk to each NPC prototype, buy / sell 1 of each tradable
 object, store / take out / discard 1 of each storable object with the inventory).
-`action_name(agent,
-i)` tells what index i means. `action_mode="text"`: a gymnasium `Text` command such as
-`craft 1 rope`. `step` accepts ints, strings or `Command`s for any agent in either mode.
+`action_name(agent, i)` tells what index i means. When the world expands (`world_expansion=True`, or
+a world whose features say so), each targeted verb also has `expansion_slots` spare entries per
+kind (areas, object kinds, NPC prototypes), bound in the order expansion adds them; an unbound one
+is masked and executes as an invalid action. The observation vector has the same spare slots.
+`action_mode="text"`: a gymnasium `Text` command such as `craft 1 rope`. `step` accepts ints,
+strings or `Command`s for any agent in either mode.
 
 ## Observation space
 `Dict({"observation": Box(float32, [-1, 1]), "action_mask": Box(int8, {0, 1})})`; the vector layout
@@ -68,6 +71,7 @@ from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
 from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
+from agentodyssey_pz.observe.slots import SpareSlots
 from agentodyssey_pz.observe.text import tick_observation
 from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
 
@@ -101,9 +105,11 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise ConfigError(f"world: {exc}") from exc
         self.possible_agents: list[str] = list(self.game.agent_ids)
         self.agents: list[str] = []
-        self.catalogue = ActionCatalogue(self.game.definition, self.game.engine.rules)
-        self.layout = ObservationLayout(self.game.definition)
+        spare = config.spare_slots(self.game.expansion_enabled())
+        self.catalogue = ActionCatalogue(self.game.definition, self.game.engine.rules, spare)
+        self.layout = ObservationLayout(self.game.definition, spare)
         self.encoder = VectorEncoder(self.layout, config.num_agents)
+        self._spare_slots = SpareSlots(self.layout, self.catalogue, self.encoder)
         self._text_obs = config.obs_mode in ("text", "text_only")
         self._vector_obs = config.obs_mode != "text_only"
         self._charset = text_charset(self.game.definition, self.game.pack.quest_data)
@@ -181,6 +187,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         else:
             result = self.game.reset(episode_seed)
         self.encoder.reset()
+        self._spare_slots.sync(self.game.world)
         self._options = {}
         self.agents = [] if self.game.terminated else list(self.possible_agents)
         self.num_cycles = max(self.game.tick_index, 0)
@@ -195,6 +202,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             return {}, {}, {}, {}, {}
         commands = {a: self._command(a, act) for a, act in actions.items() if a in self.game.agents}
         result = self.game.tick(commands)
+        self._spare_slots.sync(self.game.world)
         self._last = result
         self.num_cycles += 1
         terminated = result.terminated
@@ -263,11 +271,11 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     def _command(self, agent: str, action: Any) -> Any:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             index = int(action)
-            if 0 <= index < len(self.catalogue):
+            if 0 <= index < len(self.catalogue) and index not in self.catalogue.unbound:
                 return resolve_entry(
                     self.game, agent, self.catalogue, index, self._options.get(agent)
                 )
-            return None  # out of range: an invalid command (the agent does nothing)
+            return None  # out of range or unbound: an invalid command (the agent does nothing)
         if isinstance(action, np.ndarray) and action.shape == ():
             return self._command(agent, action.item())
         return action  # text or Command: the engine parses or rejects it
@@ -383,6 +391,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.__init__(state["config"])  # type: ignore[misc]
         if state["snapshot"] is not None:
             restore(self.game, json.loads(state["snapshot"]), source="pickled env")
+            self._spare_slots.sync(self.game.world)
             self.agents = state["agents"]
             self.num_cycles = state["num_cycles"]
             self._last = _resumed_result(self.game)

@@ -5,6 +5,9 @@ Layer: observe. Entry i is a (verb id, target) pair - `wait`, `defend`, `enter <
 the life of an env, so `Discrete(len(catalogue))` never changes. Each verb says how it appears here
 (`BaseActionRule.catalogue`, a `CatalogueShape`), so a rule pack's own verbs join the catalogue too.
 
+Worlds that expand get spare entries per verb, bound in the order expansion adds areas, object kinds
+and NPC prototypes (`ActionCatalogue.bind`, `observe.slots`).
+
 Targets are kinds (definition ids). At execution an entry resolves to the concrete command its verb
 reported for the current state (`BaseActionRule.mask_targets`: the first instance of that kind in
 reach, the first NPC of that prototype here, the first merchant that trades it), so a discrete
@@ -13,7 +16,7 @@ action means exactly what the same text command means.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
@@ -24,7 +27,7 @@ from agentodyssey_pz.rules.base import (
     CatalogueShape,
     target_id,
 )
-from agentodyssey_pz.world.schema import WorldDefinition
+from agentodyssey_pz.world.schema import ObjectDef, WorldDefinition
 from agentodyssey_pz.world.world import World
 
 # Catalogue order of the base verbs; verbs of other packs follow in rule order.
@@ -41,24 +44,34 @@ class Entry:
     label: str  # human-readable canonical command, e.g. "craft 1 rope"
 
 
+# Which objects each object-valued target kind covers.
+OBJECT_KINDS: dict[str, Callable[[ObjectDef], bool]] = {
+    "object": lambda o: True,
+    "craftable": lambda o: o.is_craftable,
+    "equippable": lambda o: o.category in ("armor", "container"),
+    "tradable": lambda o: o.value is not None and not o.is_instanced,
+    "storable": lambda o: o.size is not None and not o.is_container,
+}
+# The slot table (`ObservationLayout`'s areas, objects, protos) each target kind draws from.
+TABLE_OF_KIND = {"area": "areas", "npc": "protos", **dict.fromkeys(OBJECT_KINDS, "objects")}
+SPARE_NOUN = {"areas": "area", "objects": "object", "protos": "npc"}
+
+
 def targets(kind: str, definition: WorldDefinition) -> list[tuple[str, str]]:
     """(definition id, display name) of every target of a kind, in definition order."""
-    objects = definition.entities.objects
     if kind == "area":
         return [(a.id, a.name) for _, a in definition.iter_areas()]
     if kind == "npc":
         return [(n.id, n.name) for n in definition.entities.npcs]
-    if kind == "object":
-        return [(o.id, o.name) for o in objects]
-    if kind == "craftable":
-        return [(o.id, o.name) for o in objects if o.is_craftable]
-    if kind == "equippable":
-        return [(o.id, o.name) for o in objects if o.category in ("armor", "container")]
-    if kind == "tradable":
-        return [(o.id, o.name) for o in objects if o.value is not None and not o.is_instanced]
-    if kind == "storable":
-        return [(o.id, o.name) for o in objects if o.size is not None and not o.is_container]
-    return []
+    covers = OBJECT_KINDS.get(kind)
+    if covers is None:
+        return []
+    return [(o.id, o.name) for o in definition.entities.objects if covers(o)]
+
+
+def _unbound(verb: str, phrase: str, shape: CatalogueShape, table: str, k: int) -> Entry:
+    """A spare entry before world expansion fills its slot (its label says so)."""
+    return Entry(verb, None, label(phrase, shape, f"<spare {SPARE_NOUN[table]} {k + 1}>"))
 
 
 def label(verb_phrase: str, shape: CatalogueShape, name: str | None) -> str:
@@ -76,32 +89,87 @@ def label(verb_phrase: str, shape: CatalogueShape, name: str | None) -> str:
 
 
 class ActionCatalogue:
-    """Index <-> entry for the verbs of a game, built once from the world definition."""
+    """Index <-> entry for the verbs of a game, built once from the world definition.
 
-    def __init__(self, definition: WorldDefinition, rules: Mapping[str, BaseActionRule]) -> None:
+    With `spare` > 0 every targeted verb also gets `spare` entries per slot table (areas, object
+    kinds, NPC prototypes), unbound until `bind` gives them what world expansion added (spare
+    object slot k is the same object kind for every object verb, and the observation layout's
+    spare slot k too). An unbound entry, or one whose verb does not apply to the object bound to
+    its slot (crafting something uncraftable), is never unmasked and executes as an invalid
+    action."""
+
+    def __init__(
+        self,
+        definition: WorldDefinition,
+        rules: Mapping[str, BaseActionRule],
+        spare: int = 0,
+    ) -> None:
         order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
         entries: list[Entry] = []
         self.shapes: dict[str, CatalogueShape] = {}
+        self.phrases: dict[str, str] = {}
+        # Per table, per spare slot k: the entry indices waiting for slot k's target.
+        self.spare: dict[str, list[list[int]]] = {t: [[] for _ in range(spare)] for t in SPARE_NOUN}
         for verb in order:
             shape = rules[verb].catalogue
             if shape is None:
                 continue
             self.shapes[verb] = shape
-            phrase = rules[verb].verb
+            phrase = self.phrases[verb] = rules[verb].verb
             if shape.target == "none":
                 entries.append(Entry(verb, None, label(phrase, shape, None)))
                 continue
             for target, name in targets(shape.target, definition):
                 entries.append(Entry(verb, target, label(phrase, shape, name)))
-        self.entries: tuple[Entry, ...] = tuple(entries)
-        self.index: dict[tuple[str, str | None], int] = {
-            (e.verb, e.target): i for i, e in enumerate(self.entries)
-        }
+            table = TABLE_OF_KIND.get(shape.target)
+            for k in range(spare if table is not None else 0):
+                self.spare[table][k].append(len(entries))
+                entries.append(_unbound(verb, phrase, shape, table, k))
+        self.entries: list[Entry] = entries
+        self._unbound_entries = tuple(entries)
+        self.unbound: set[int] = {i for slots in self.spare.values() for k in slots for i in k}
+        self.index: dict[tuple[str, str | None], int] = {}
         self.verbs = tuple(self.shapes)
         # Per verb, target -> entry index: what the mask loop looks targets up in.
         self.slots: dict[str, dict[str | None, int]] = {verb: {} for verb in self.verbs}
         for i, e in enumerate(self.entries):
-            self.slots[e.verb][e.target] = i
+            if i not in self.unbound:
+                self._enter(i, e)
+
+    def _enter(self, i: int, entry: Entry) -> None:
+        self.index[(entry.verb, entry.target)] = i
+        self.slots[entry.verb][entry.target] = i
+
+    def bind(self, world: World, table: str, k: int, target: str) -> None:
+        """Give spare slot `k` of `table` ("areas", "objects", "protos") to a target the world
+        gained; each waiting entry whose verb applies to it becomes its canonical command."""
+        if table == "objects":
+            obj = world.objects[target]
+            name = obj.name
+        else:
+            name = world.areas[target].name if table == "areas" else world.npc_protos[target].name
+        for i in self.spare[table][k]:
+            entry = self.entries[i]
+            shape = self.shapes[entry.verb]
+            covers = OBJECT_KINDS.get(shape.target)
+            if covers is not None and not covers(obj):
+                continue
+            bound = Entry(entry.verb, target, label(self.phrases[entry.verb], shape, name))
+            self.entries[i] = bound
+            self.unbound.discard(i)
+            self._enter(i, bound)
+
+    def unbind(self) -> None:
+        """Every spare entry back to unbound (a new world)."""
+        for slots in self.spare.values():
+            for waiting in slots:
+                for i in waiting:
+                    entry = self.entries[i]
+                    if i not in self.unbound:
+                        del self.index[(entry.verb, entry.target)]
+                        del self.slots[entry.verb][entry.target]
+                        self.unbound.add(i)
+                    self.entries[i] = self._unbound_entries[i]
 
     def __len__(self) -> int:
         return len(self.entries)

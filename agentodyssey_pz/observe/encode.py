@@ -1,9 +1,9 @@
 """Numeric observations: a fixed, documented float32 layout per world definition.
 
 Layer: observe. The layout (`ObservationLayout.segments`) is a list of named slices; every value is
-scaled into [0, 1] (or [-1, 1] for the time-of-day pair). Things that did not exist in the
-definition
-(areas or objects added by world expansion, tutorial rooms) have no slot and are left out.
+scaled into [0, 1] (or [-1, 1] for the time-of-day pair). Areas, places, object kinds and NPC
+prototypes that world expansion adds take the layout's spare slots (`observe.slots`) in the order
+they appear; beyond those, and for tutorial rooms, there is no slot and they are left out.
 
 Encoding is sparse: the buffer is zeroed and only what the agent can see is written, so the cost per
 agent grows with what is near it, not with the size of the world. Per-agent visited-area vectors are
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import attrs
 import numpy as np
 
+from agentodyssey_pz.observe.slots import SlotTable
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.graph import LOCKED, OWNER
 from agentodyssey_pz.world.schema import WorldDefinition
@@ -63,22 +64,30 @@ SELF_FIELDS = (
 
 
 class ObservationLayout:
-    """Slot positions of one world definition."""
+    """Slot positions of one world definition, with `spare` extra slots per kind of target (areas,
+    places, object kinds, NPC prototypes) for what world expansion adds (`observe.slots`)."""
 
-    def __init__(self, definition: WorldDefinition) -> None:
-        self.area_ids = [a.id for _, a in definition.iter_areas()]
-        self.place_ids = [p.id for p in definition.entities.places]
-        self.object_ids = [o.id for o in definition.entities.objects]
-        self.proto_ids = [n.id for n in definition.entities.npcs]
-        self.area_index = {a: i for i, a in enumerate(self.area_ids)}
-        self.place_index = {p: i for i, p in enumerate(self.place_ids)}
-        self.object_index = {o: i for i, o in enumerate(self.object_ids)}
-        self.proto_index = {n: i for i, n in enumerate(self.proto_ids)}
-        areas, objects, protos = len(self.area_ids), len(self.object_ids), len(self.proto_ids)
+    def __init__(self, definition: WorldDefinition, spare: int = 0) -> None:
+        self.spare = spare
+        self.areas = SlotTable((a.id for _, a in definition.iter_areas()), spare)
+        self.places = SlotTable((p.id for p in definition.entities.places), spare)
+        self.objects = SlotTable((o.id for o in definition.entities.objects), spare)
+        self.protos = SlotTable((n.id for n in definition.entities.npcs), spare)
+        # The tables' own dicts: binding a new id makes it visible to every reader at once.
+        self.area_index = self.areas.index
+        self.place_index = self.places.index
+        self.object_index = self.objects.index
+        self.proto_index = self.protos.index
+        self.tables = {
+            "areas": self.areas, "places": self.places, "objects": self.objects,
+            "protos": self.protos,
+        }  # fmt: skip
+        areas, objects, protos = self.areas.size, self.objects.size, self.protos.size
+        order = "definition order" + (f", then {spare} spare slots for expansion" if spare else "")
         spec = [
             ("self", len(SELF_FIELDS), "own stats: " + ", ".join(SELF_FIELDS)),
-            ("area", areas, "one-hot: the area I stand in (definition order)"),
-            ("place", len(self.place_ids), "one-hot: the place I stand in"),
+            ("area", areas, f"one-hot: the area I stand in ({order})"),
+            ("place", self.places.size, "one-hot: the place I stand in"),
             ("neighbors", areas, "1 for each area one path away that I can use"),
             ("locked", areas, "1 for each neighbouring area whose path is locked"),
             ("visited", areas, "1 for each area I have visited"),
@@ -136,17 +145,21 @@ class VectorEncoder:
         self._npc_enemy, self._npc_fighting = at["npc_enemy"], at["npc_fighting_me"]
         self._agents_here, self._quest = at["agents_here"], at["quest"]
         self._tutorial, self._time = at["tutorial"], at["time"]
-        self._n_areas = len(layout.area_ids)
+        self._n_areas = layout.areas.size
         self._visited: dict[str, tuple[int, np.ndarray]] = {}
         self._slot: dict[str, int] = {}  # object id (definition or instance) -> slot, -1: none
         self._slot_world: object = None  # the World the slot cache was filled from
         self._clock: tuple[int | None, tuple[float, float]] = (None, (0.0, 1.0))
 
     def reset(self) -> None:
-        self._visited.clear()
-        self._slot.clear()
+        self.forget_slots()
         self._slot_world = None
         self._clock = (None, (0.0, 1.0))
+
+    def forget_slots(self) -> None:
+        """Drop what was cached from slot lookups (the layout bound or unbound spare slots)."""
+        self._visited.clear()
+        self._slot.clear()
 
     def _visited_vector(self, agent: AgentState) -> np.ndarray:
         seen = len(agent.visited)

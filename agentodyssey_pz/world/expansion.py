@@ -147,6 +147,7 @@ def expand(
     places = [_add_place(world, pdef, rng) for _, _, pdef in parsed.places]
     _bridge(world, places, existing_areas, rng)
     new_areas = [world.areas[a] for p in places for a in p.area_ids]
+    world.added_areas.extend(area.id for area in new_areas)
     new_defs = [a for _, _, p in parsed.places for a in p.areas]
     for area, adef in zip(new_areas, new_defs, strict=True):
         _populate(world, area, adef.existing_objects or (), rng, options)

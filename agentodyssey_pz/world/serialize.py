@@ -66,6 +66,7 @@ def world_to_data(world: World, *, include_definition: bool = True) -> dict[str,
         ],
         "places": [unstructure(p) for p in world.places.values()],
         "areas": [unstructure(a) for a in world.areas.values()],
+        "added_areas": list(world.added_areas),
         "graph": world.graph.to_data(),
         "npcs": [unstructure(n) for n in world.npcs.values()],
         "npc_names": dict(world.npc_name_to_id),
@@ -113,6 +114,7 @@ def _build(data: dict[str, Any], given: WorldDefinition | None) -> World:
         world.npc_protos[proto.id] = proto
     world.places = {p.id: p for p in (structure(r, Place) for r in data["places"])}
     world.areas = {a.id: a for a in (structure(r, Area) for r in data["areas"])}
+    world.added_areas = list(data.get("added_areas", ()))  # absent in states saved before it was
     world.graph = AreaGraph.from_data(data["graph"])
     world.npcs = {n.id: n for n in (structure(r, Npc) for r in data["npcs"])}
     world.containers = {
@@ -158,6 +160,9 @@ def dangling_references(world: World) -> list[Problem]:
         for npc_id in area.npcs:
             if npc_id not in world.npcs:
                 bad(f"$.areas.{aid}.npcs", f"unknown NPC '{npc_id}'")
+    for i, aid in enumerate(world.added_areas):
+        if aid not in world.areas:
+            bad(f"$.added_areas[{i}]", f"unknown area '{aid}'")
     for npc_id, npc in world.npcs.items():
         if npc.area_id is not None and npc_id not in world.areas.get(npc.area_id, _NO_AREA).npcs:
             bad(f"$.npcs.{npc_id}.area_id", f"NPC is not listed in area '{npc.area_id}'")

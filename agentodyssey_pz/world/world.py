@@ -7,6 +7,7 @@ tables are kept in step with every instance created or removed, so actions resol
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,8 @@ class World:
         self.npc_protos: dict[str, NpcDef] = {n.id: n for n in definition.entities.npcs}
         self.places: dict[str, Place] = {}
         self.areas: dict[str, Area] = {}
+        # Areas world expansion added, in the order it added them (tutorial rooms are not here).
+        self.added_areas: list[str] = []
         self.graph = AreaGraph()
         self.npcs: dict[str, Npc] = {}
         self.containers: dict[str, ContainerInstance] = {}
@@ -130,6 +133,23 @@ class World:
                 found = (obj.id, name)
         self._listing[object_id] = found
         return found
+
+    def additions(self) -> tuple[list[str], list[str], list[str]]:
+        """What world expansion added, in the order it added it: (area ids, object definition ids,
+        NPC prototype ids). `objects` and `npc_protos` list the definition's first, then these."""
+        entities = self.definition.entities
+        objects = list(itertools.islice(self.objects, len(entities.objects), None))
+        protos = list(itertools.islice(self.npc_protos, len(entities.npcs), None))
+        return list(self.added_areas), objects, protos
+
+    def addition_counts(self) -> tuple[int, int, int]:
+        """How many of each `additions()` there are, in O(1)."""
+        entities = self.definition.entities
+        return (
+            len(self.added_areas),
+            len(self.objects) - len(entities.objects),
+            len(self.npc_protos) - len(entities.npcs),
+        )
 
     def is_instance(self, object_id: str) -> bool:
         return object_id in self.containers or object_id in self.writables

@@ -7,8 +7,9 @@ and raw bytes, so -0.0 and 0.0 differ). `first_difference` names the first diffe
 `snapshot` / `restore` copy a whole live env (its Game, cached per-agent commands, encoder caches)
 so a test can try many actions from one state. The env's own pickling rebuilds the env from its
 config and a JSON snapshot of the game (about 50 ms, and the cached commands are not carried), so
-this pickles the instance dict instead (a few ms), keeping the immutable parts that hold closures
-(catalogue, layout, spaces, config) by reference.
+this pickles the instance dict instead (a few ms), keeping the parts that hold closures (catalogue,
+layout, spaces, config) by reference. Those never change without world expansion; with it, their
+spare slots follow the world, so snapshots of a growing world are only good within one episode.
 
 Run as a script (`python rollouts.py <world> [<world> ...]`) it prints, as JSON, the per-tick
 digests of `reference_trajectory` for each world; it imports only the package, so it runs in a

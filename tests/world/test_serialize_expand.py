@@ -540,3 +540,19 @@ def test_world_expand_method_matches_the_module_function() -> None:
     by_method = World.generate(definition("tiny"), 2)
     by_method.expand(expansion_spec(), 4)
     assert by_method.to_dict() == by_function.to_dict()
+
+
+def test_expansion_records_its_areas_and_they_survive_a_round_trip() -> None:
+    world = World.generate(definition("tiny"), 2)
+    before = list(world.areas)
+    world.expand(expansion_spec(), seed=1)
+    added = [a for a in world.areas if a not in before]
+    assert world.added_areas == added
+    assert world.additions()[0] == added
+    assert world.addition_counts()[0] == len(added)
+    again = World.from_dict(json.loads(json.dumps(world.to_dict())))
+    assert again.added_areas == added
+    data = json.loads(json.dumps(world.to_dict()))
+    data["added_areas"].append("area_nowhere")
+    with pytest.raises(WorldStateError, match="added_areas"):
+        World.from_dict(data)
