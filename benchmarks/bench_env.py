@@ -3,6 +3,7 @@
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
        python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
        python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
+       python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
@@ -28,8 +29,8 @@ def masked_random(rng: random.Random, mask: np.ndarray) -> int:
     return rng.choice(np.flatnonzero(mask).tolist())
 
 
-def run_vector(world: str, agents: int, steps: int, seed: int) -> float:
-    env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False)
+def run_vector(world: str, agents: int, steps: int, seed: int, **settings: object) -> float:
+    env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False, **settings)
     obs, _ = env.reset(seed=seed)
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -148,6 +149,18 @@ def per_agent_scaling(world: str, steps: int, runs: int, few: int = 3, many: int
         )
 
 
+def expansion_cost(world: str, agents: int, steps: int, runs: int) -> None:
+    """Vector mode with world expansion off and on (spare slots, a growing world), interleaved."""
+    off, on = [], []
+    for seed in range(runs):
+        off.append(run_vector(world, agents, steps, seed) * agents)
+        on.append(run_vector(world, agents, steps, seed, world_expansion=True) * agents)
+    print(
+        f"vector, {agents} agents: expansion off {statistics.median(off):,.0f} agent-steps/s, "
+        f"on {statistics.median(on):,.0f} (default spare slots)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", default="default")
@@ -156,7 +169,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--supersuit", action="store_true")
     parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--expansion", action="store_true")
     args = parser.parse_args()
+    if args.expansion:
+        expansion_cost(args.world, 3, args.steps, args.runs)
+        return
     if args.scaling:
         per_agent_scaling(args.world, args.steps // 2, max(args.runs, 5))
         return
