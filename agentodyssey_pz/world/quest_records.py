@@ -9,6 +9,7 @@ references conditions make.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -196,17 +197,22 @@ def _condition_hook(converter: Any) -> Any:
     return structure
 
 
-def make_quest_converter() -> Any:
-    """Strict converter for quest records: unknown keys are errors (typos in quest files are
-    common and would otherwise silently disable a condition)."""
-    converter = strict_converter(forbid_extra_keys=True)
-    for cls in QUEST_RECORDS:
+def forbid_unknown_keys(converter: Any, classes: Iterable[type]) -> None:
+    """Structure each record class strictly: an unknown key is an error, not silently dropped."""
+    for cls in classes:
         converter.register_structure_hook(
             cls,
             make_dict_structure_fn(
                 cls, converter, _cattrs_forbid_extra_keys=True, **renamed_fields(cls)
             ),
         )
+
+
+def make_quest_converter() -> Any:
+    """Strict converter for quest records: unknown keys are errors (typos in quest files are
+    common and would otherwise silently disable a condition)."""
+    converter = strict_converter(forbid_extra_keys=True)
+    forbid_unknown_keys(converter, QUEST_RECORDS)
     converter.register_structure_hook(Condition, _condition_hook(converter))
     converter.register_structure_hook(NpcDef, lambda raw, _: CONVERTER.structure(raw, NpcDef))
     converter.register_structure_hook(ObjectDef, lambda raw, _: CONVERTER.structure(raw, ObjectDef))

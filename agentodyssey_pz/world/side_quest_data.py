@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
-from cattrs.gen import make_dict_structure_fn
 
 from agentodyssey_pz.errors import Problems
-from agentodyssey_pz.world.quest_records import VARIABLE
+from agentodyssey_pz.world.quest_records import VARIABLE, forbid_unknown_keys
 from agentodyssey_pz.world.schema import (
     CONVERTER,
     NpcDef,
@@ -113,10 +112,7 @@ RECORDS = (SideGuideDef, RewardRanges, ScenarioTexts, SideQuestTexts, SideQuestD
 def make_side_quest_converter() -> Any:
     """Strict: unknown keys are errors (a typo would otherwise silently drop a text or range)."""
     converter = strict_converter(forbid_extra_keys=True)
-    for cls in RECORDS:
-        converter.register_structure_hook(
-            cls, make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
-        )
+    forbid_unknown_keys(converter, RECORDS)
     converter.register_structure_hook(NpcDef, lambda raw, _: CONVERTER.structure(raw, NpcDef))
     return converter
 

@@ -30,11 +30,15 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
-from cattrs.gen import make_dict_structure_fn
 
 from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.world.quest_checks import check_condition
-from agentodyssey_pz.world.quest_records import QUEST_CONVERTER, VARIABLE, Condition
+from agentodyssey_pz.world.quest_records import (
+    QUEST_CONVERTER,
+    VARIABLE,
+    Condition,
+    forbid_unknown_keys,
+)
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
 
 ROLES = ("bag", "note", "coin", "pen", "log", "bar", "bench", "furnace", "blank", "key")
@@ -119,10 +123,8 @@ class TutorialDef:
 
 def _make_converter() -> Any:
     converter = QUEST_CONVERTER.copy()
-    for cls in (SetupDef, TutorialStep, TutorialNpc, TutorialTexts, TutorialDef):
-        converter.register_structure_hook(
-            cls, make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
-        )
+    records = (SetupDef, TutorialStep, TutorialNpc, TutorialTexts, TutorialDef)
+    forbid_unknown_keys(converter, records)
     return converter
 
 

@@ -11,7 +11,16 @@ from typing import Any
 
 import cattrs
 import pytest
-from harness import DATA, TINY, agent, clear_world, make_game, put_on_ground, state_of
+from harness import (
+    DATA,
+    SPEC_STEP_ORDER,
+    TINY,
+    agent,
+    clear_world,
+    make_game,
+    put_on_ground,
+    state_of,
+)
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.game import Game
@@ -21,18 +30,6 @@ from agentodyssey_pz.observe.text import tick_observation
 
 PACKDEMO = DATA / "worlds" / "packdemo"
 GATE, ROWS = "area_gate", "area_rows"
-# rule-framework section 7 / observations-and-loop section 2: (priority, rule name) in run order.
-SPEC_STEP_ORDER = [
-    (1, "agent_attack_update_step"),
-    (1, "tutorial_room_step"),
-    (2, "combat_rhythm_step"),
-    (2, "main_quest_step"),
-    (3, "side_quest_step"),
-    (5, "new_craftable_feedback_step"),
-    (6, "active_attack_step"),
-    (7, "death_and_respawn_step"),
-    (100, "world_expansion_step"),
-]
 
 
 def observe(game: Game, result: Any, agent_id: str) -> str:
