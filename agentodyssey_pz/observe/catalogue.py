@@ -161,15 +161,13 @@ class ActionCatalogue:
 
     def unbind(self) -> None:
         """Every spare entry back to unbound (a new world)."""
-        for slots in self.spare.values():
-            for waiting in slots:
-                for i in waiting:
-                    entry = self.entries[i]
-                    if i not in self.unbound:
-                        del self.index[(entry.verb, entry.target)]
-                        del self.slots[entry.verb][entry.target]
-                        self.unbound.add(i)
-                    self.entries[i] = self._unbound_entries[i]
+        for i in range(len(self.entries)):
+            entry = self.entries[i]
+            if entry is not self._unbound_entries[i]:  # a bound spare entry
+                del self.index[(entry.verb, entry.target)]
+                del self.slots[entry.verb][entry.target]
+                self.entries[i] = self._unbound_entries[i]
+                self.unbound.add(i)
 
     def __len__(self) -> int:
         return len(self.entries)

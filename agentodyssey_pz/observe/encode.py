@@ -78,10 +78,6 @@ class ObservationLayout:
         self.place_index = self.places.index
         self.object_index = self.objects.index
         self.proto_index = self.protos.index
-        self.tables = {
-            "areas": self.areas, "places": self.places, "objects": self.objects,
-            "protos": self.protos,
-        }  # fmt: skip
         areas, objects, protos = self.areas.size, self.objects.size, self.protos.size
         order = "definition order" + (f", then {spare} spare slots for expansion" if spare else "")
         spec = [

@@ -68,8 +68,10 @@ class SpareSlots:
     def sync(self, world: World) -> None:
         if not self.layout.spare:
             return
+        layout = self.layout
+        tables = (layout.areas, layout.places, layout.objects, layout.protos)
         if world is not self._world:  # a new episode or a restored state
-            for table in self.layout.tables.values():
+            for table in tables:
                 table.unbind()
             self.catalogue.unbind()
             self._world, self._counts = world, (0, 0, 0)
@@ -80,10 +82,8 @@ class SpareSlots:
         self._counts = counts
         areas, objects, protos = world.additions()
         places = list(dict.fromkeys(world.areas[a].place_id for a in areas))
-        tables = self.layout.tables
-        for name, ids in (("areas", areas), ("places", places), ("objects", objects),
-                          ("protos", protos)):  # fmt: skip
-            table = tables[name]
+        names = ("areas", "places", "objects", "protos")  # the catalogue has no place entries
+        for name, table, ids in zip(names, tables, (areas, places, objects, protos), strict=True):
             for slot, target in table.bind(ids):
                 if name != "places":
                     self.catalogue.bind(world, name, slot - table.fixed, target)
