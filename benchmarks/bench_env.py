@@ -99,37 +99,81 @@ def memory_per_env(world: str, agents: int, count: int = 8) -> float:
     return held / count / 2**20
 
 
+def _supersuit_vec(world: str, envs: int, cpus: int):  # type: ignore[no-untyped-def]
+    import supersuit as ss
+
+    env = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
+    vec = ss.pettingzoo_env_to_vec_env_v1(env)
+    return ss.concat_vec_envs_v1(vec, envs, num_cpus=cpus, base_class="gymnasium")
+
+
+def _supersuit_rate(world: str, envs: int, cpus: int, steps: int, start=None) -> float:  # type: ignore[no-untyped-def]
+    """Agent-steps per second of SuperSuit's vector env with masked random actions for the whole
+    batch at once, as a learner samples. `start`: a barrier to pass before timing."""
+    vec = _supersuit_vec(world, envs, cpus)
+    obs, _ = vec.reset(seed=0)
+    rng = np.random.default_rng(0)
+    if start is not None:
+        start.wait()
+    began = time.perf_counter()
+    for _ in range(steps):
+        masks = obs["action_mask"]
+        actions = np.where(masks > 0, rng.random(masks.shape), -1.0).argmax(axis=1)
+        obs, *_ = vec.step(actions)
+    elapsed = time.perf_counter() - began
+    vec.close()
+    return steps * len(masks) / elapsed
+
+
+def _rate_into(queue, *args) -> None:  # type: ignore[no-untyped-def]
+    queue.put(_supersuit_rate(*args))
+
+
+def side_by_side(world: str, envs: int, steps: int) -> list[float]:
+    """Two independent one-process vector envs of `envs` envs each, run at the same time: what two
+    processes can do on this machine with no traffic between them."""
+    import multiprocessing as mp
+
+    start, queue = mp.Barrier(2), mp.Queue()
+    procs = [
+        mp.Process(target=_rate_into, args=(queue, world, envs, 0, steps, start)) for _ in range(2)
+    ]
+    for proc in procs:
+        proc.start()
+    rates = [queue.get() for _ in procs]
+    for proc in procs:
+        proc.join()
+    return rates
+
+
 def supersuit_speedup(world: str, steps: int, runs: int) -> None:
     """SuperSuit's vector env (3 agents per env) in one process against two worker processes
     (`concat_vec_envs_v1(..., num_cpus=2)`), with 4 and 8 envs; medians of `runs` interleaved
-    runs."""
-    import supersuit as ss
+    runs.
 
-    def rate(envs: int, cpus: int) -> float:
-        env = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
-        vec = ss.pettingzoo_env_to_vec_env_v1(env)
-        vec = ss.concat_vec_envs_v1(vec, envs, num_cpus=cpus, base_class="gymnasium")
-        obs, _ = vec.reset(seed=0)
-        rng = np.random.default_rng(0)
-        start = time.perf_counter()
-        for _ in range(steps):
-            masks = obs["action_mask"]
-            # Masked random for the whole batch at once, as a learner would sample.
-            actions = np.where(masks > 0, rng.random(masks.shape), -1.0).argmax(axis=1)
-            obs, *_ = vec.step(actions)
-        elapsed = time.perf_counter() - start
-        vec.close()
-        return steps * len(masks) / elapsed
-
+    Also: the machine's own ceiling for two processes (two independent one-process vector envs of
+    half the envs each, side by side, against one process with all of them), and what share of a
+    2-process step the workers spend stepping their envs (a worker's step time when it runs beside
+    the other, from the side-by-side run, over the measured 2-process step time); the rest is
+    SuperSuit's shared-memory copies and pipes and the learner process's serial part."""
     for envs in (4, 8):
-        ones, twos = [], []
+        ones, twos, ceilings, busy = [], [], [], []
         for _ in range(runs):  # interleaved: this machine's speed drifts over minutes
-            ones.append(rate(envs, 0))
-            twos.append(rate(envs, 2))
+            one = _supersuit_rate(world, envs, 0, steps)
+            two = _supersuit_rate(world, envs, 2, steps)
+            halves = side_by_side(world, envs // 2, steps)
+            ones.append(one)
+            twos.append(two)
+            ceilings.append(sum(halves) / one)
+            # Per batch step: a worker steps envs/2 envs (3 agents each) in 1/halves[i]*3*envs/2 s.
+            worker_step = statistics.mean(3 * (envs // 2) / h for h in halves)
+            busy.append(worker_step / (3 * envs / two))
         one, two = statistics.median(ones), statistics.median(twos)
         print(
             f"supersuit, {envs} envs x 3 agents: 1 process {one:,.0f} agent-steps/s, "
-            f"2 processes {two:,.0f} agent-steps/s, speedup {two / one:.2f}x"
+            f"2 processes {two:,.0f} agent-steps/s, speedup {two / one:.2f}x; "
+            f"two independent processes side by side {statistics.median(ceilings):.2f}x; "
+            f"workers stepping envs {statistics.median(busy):.0%} of a 2-process step"
         )
 
 
