@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.world.quest_checks import (
+    ANY_KIND,
     QuestScope,
     check_area_ref,
     check_condition,
@@ -32,28 +35,126 @@ from agentodyssey_pz.world.schema import WorldDefinition
 def load_main_quest(
     raw: Any, definition: WorldDefinition, path: str, problems: Problems
 ) -> MainQuestDef | None:
+    """Structure the section and check its references; None (with problems) when malformed.
+
+    A shape error does not stop the reference checks: they still run over every part that has the
+    right shape on its own (`QuestParts.salvage`), so one pass reports both kinds of mistake."""
     from agentodyssey_pz.world.validate import structure_record
 
     quest = structure_record(raw, MainQuestDef, path, problems, QUEST_CONVERTER)
-    if quest is None:
+    parts = QuestParts.of(quest) if quest is not None else QuestParts.salvage(raw)
+    if parts is not None:
+        _check_parts(parts, definition, path, problems)
+    return quest
+
+
+@attrs.define
+class QuestParts:
+    """The parts of a main quest that the reference checks read.
+
+    Names declared in a malformed part (a quest object's id, a boss key, a stage id, a setup
+    step's `let`) still count as declared, so one shape error does not cascade into "unknown"
+    errors wherever the name is used."""
+
+    objects: set[str]  # ids of the quest's own objects
+    npcs: set[str]  # ids of the quest's own NPCs
+    bosses: dict[str, BossDef | None]  # None: malformed
+    stages: set[str]  # every stage id of every chapter
+    guide: GuideDef | None
+    setup: list[tuple[int, SetupStep | str]]  # (index, step); a str is a malformed step's `let`
+    undistributable: tuple[str, ...]
+    intro: str
+    chapters: list[tuple[int, ChapterDef]]  # (index, chapter)
+    all_chapters: bool  # every chapter is here: the checks across chapters apply
+
+    @classmethod
+    def of(cls, quest: MainQuestDef) -> QuestParts:
+        return cls(
+            objects={o.id for o in quest.objects},
+            npcs={n.id for n in quest.npcs},
+            bosses=dict(quest.bosses),
+            stages={s.id for c in quest.chapters for s in c.stages},
+            guide=quest.guide,
+            setup=list(enumerate(quest.setup)),
+            undistributable=quest.undistributable,
+            intro=quest.intro,
+            chapters=list(enumerate(quest.chapters)),
+            all_chapters=True,
+        )
+
+    @classmethod
+    def salvage(cls, raw: Any) -> QuestParts | None:
+        """After a shape error (already reported): each part that structures on its own."""
+        if not isinstance(raw, dict):
+            return None
+        setup: list[tuple[int, SetupStep | str]] = []
+        for i, item in enumerate(_list(raw.get("setup"))):
+            step = _quietly(item, SetupStep)
+            if step is not None:
+                setup.append((i, step))
+            elif isinstance(item, dict) and isinstance(item.get("let"), str):
+                setup.append((i, item["let"]))
+        bosses = raw.get("bosses") if isinstance(raw.get("bosses"), dict) else {}
+        raw_chapters = _list(raw.get("chapters"))
+        chapters = [(i, _quietly(c, ChapterDef)) for i, c in enumerate(raw_chapters)]
+        good = [(i, c) for i, c in chapters if c is not None]
+        return cls(
+            objects=_declared_ids(raw.get("objects")),
+            npcs=_declared_ids(raw.get("npcs")),
+            bosses={str(key): _quietly(boss, BossDef) for key, boss in bosses.items()},
+            stages={
+                sid
+                for chapter in raw_chapters
+                if isinstance(chapter, dict)
+                for sid in _declared_ids(chapter.get("stages"))
+            },
+            guide=_quietly(raw.get("guide"), GuideDef),
+            setup=setup,
+            undistributable=_quietly(raw.get("undistributable", []), tuple[str, ...]) or (),
+            intro=raw.get("intro") if isinstance(raw.get("intro"), str) else "",
+            chapters=good,
+            all_chapters=isinstance(raw.get("chapters"), list) and len(good) == len(chapters),
+        )
+
+
+def _quietly(raw: Any, cls: Any) -> Any:
+    """`raw` structured as `cls`, or None if it has the wrong shape (reported elsewhere)."""
+    from agentodyssey_pz.world.validate import STRUCTURE_ERRORS
+
+    try:
+        return QUEST_CONVERTER.structure(raw, cls)
+    except STRUCTURE_ERRORS:
         return None
+
+
+def _list(raw: Any) -> list[Any]:
+    return raw if isinstance(raw, list) else []
+
+
+def _declared_ids(raw: Any) -> set[str]:
+    return {r["id"] for r in _list(raw) if isinstance(r, dict) and isinstance(r.get("id"), str)}
+
+
+def _check_parts(
+    parts: QuestParts, definition: WorldDefinition, path: str, problems: Problems
+) -> None:
     scope = QuestScope(
-        objects={o.id for o in definition.entities.objects} | {o.id for o in quest.objects},
-        npcs={n.id for n in definition.entities.npcs} | {n.id for n in quest.npcs},
+        objects={o.id for o in definition.entities.objects} | parts.objects,
+        npcs={n.id for n in definition.entities.npcs} | parts.npcs,
         areas={a.id for _, a in definition.iter_areas()},
         variables={"guide": "npc", "spawn": "area", "currency": "object"},
-        bosses=set(quest.bosses),
-        stages={s.id for c in quest.chapters for s in c.stages},
+        bosses=set(parts.bosses),
+        stages=parts.stages,
     )
-    _check_guide(quest.guide, scope, f"{path}.guide", problems)
-    _check_setup(quest.setup, scope, f"{path}.setup", problems)
-    _check_bosses(quest.bosses, scope, f"{path}.bosses", problems)
-    for i, oid in enumerate(quest.undistributable):
+    if parts.guide is not None:
+        _check_guide(parts.guide, scope, f"{path}.guide", problems)
+    _check_setup(parts.setup, scope, f"{path}.setup", problems)
+    _check_bosses(parts.bosses, scope, f"{path}.bosses", problems)
+    for i, oid in enumerate(parts.undistributable):
         if oid not in scope.objects:
             problems.error(f"{path}.undistributable[{i}]", f"unknown object '{oid}'")
-    check_text(quest.intro, scope, f"{path}.intro", problems)
-    _check_chapters(quest.chapters, scope, f"{path}.chapters", problems)
-    return quest
+    check_text(parts.intro, scope, f"{path}.intro", problems)
+    _check_chapters(parts.chapters, parts.all_chapters, scope, f"{path}.chapters", problems)
 
 
 def _check_guide(guide: GuideDef, scope: QuestScope, path: str, problems: Problems) -> None:
@@ -69,10 +170,13 @@ def _check_guide(guide: GuideDef, scope: QuestScope, path: str, problems: Proble
 
 
 def _check_setup(
-    setup: tuple[SetupStep, ...], scope: QuestScope, path: str, problems: Problems
+    setup: list[tuple[int, SetupStep | str]], scope: QuestScope, path: str, problems: Problems
 ) -> None:
-    for i, step in enumerate(setup):
+    for i, step in setup:
         where = f"{path}[{i}]"
+        if isinstance(step, str):  # a malformed step: its variable may be used as any kind
+            scope.variables.setdefault(step, ANY_KIND)
+            continue
         sources = [s for s in SETUP_SOURCES if getattr(step, s) is not None]
         if len(sources) != 1:
             problems.error(where, f"'{step.let}' needs exactly one of {', '.join(SETUP_SOURCES)}")
@@ -111,9 +215,11 @@ def _check_setup(
 
 
 def _check_bosses(
-    bosses: dict[str, BossDef], scope: QuestScope, path: str, problems: Problems
+    bosses: dict[str, BossDef | None], scope: QuestScope, path: str, problems: Problems
 ) -> None:
     for key, boss in bosses.items():
+        if boss is None:  # malformed (reported): its key still names a boss
+            continue
         where = f"{path}.{key}"
         if boss.npc not in scope.npcs:
             problems.error(f"{where}.npc", f"unknown NPC '{boss.npc}'")
@@ -128,13 +234,20 @@ def _check_bosses(
 
 
 def _check_chapters(
-    chapters: tuple[ChapterDef, ...], scope: QuestScope, path: str, problems: Problems
+    chapters: list[tuple[int, ChapterDef]],
+    all_chapters: bool,
+    scope: QuestScope,
+    path: str,
+    problems: Problems,
 ) -> None:
+    """Each chapter's references; with `all_chapters`, also what needs every chapter (at least
+    one, and a quest-completing stage in the last)."""
     if not chapters:
-        problems.error(path, "a quest needs at least one chapter")
+        if all_chapters:
+            problems.error(path, "a quest needs at least one chapter")
         return
     seen: dict[str, str] = {}
-    for c, chapter in enumerate(chapters):
+    for c, chapter in chapters:
         cpath = f"{path}[{c}]"
         check_text(chapter.intro, scope, f"{cpath}.intro", problems)
         if not chapter.stages:
@@ -160,10 +273,9 @@ def _check_chapters(
             for field in ("on_start", "on_complete"):
                 for i, effect in enumerate(getattr(stage, field)):
                     _check_effect(effect, scope, f"{spath}.{field}[{i}]", problems)
-    if not any(s.quest_complete for s in chapters[-1].stages):
-        problems.error(
-            f"{path}[{len(chapters) - 1}]", "no stage of the last chapter has quest_complete"
-        )
+    last, chapter = chapters[-1]
+    if all_chapters and not any(s.quest_complete for s in chapter.stages):
+        problems.error(f"{path}[{last}]", "no stage of the last chapter has quest_complete")
 
 
 def _check_effect(effect: Effect, scope: QuestScope, path: str, problems: Problems) -> None:

@@ -13,6 +13,10 @@ import attrs
 from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.world.quest_records import CONDITION_KINDS, VARIABLE, Condition
 
+# The kind of a variable whose setup step is malformed (already reported): any use of it is let
+# through, so one mistake does not cascade into errors wherever the variable is used.
+ANY_KIND = "any"
+
 
 @attrs.define
 class QuestScope:
@@ -21,7 +25,7 @@ class QuestScope:
     objects: set[str]
     npcs: set[str]
     areas: set[str]
-    variables: dict[str, str]  # name -> kind: area, areas, npc, value
+    variables: dict[str, str]  # name -> kind: area, areas, npc, value (or ANY_KIND)
     bosses: set[str] = attrs.Factory(set)
     stages: set[str] = attrs.Factory(set)
 
@@ -36,7 +40,7 @@ def check_ref(
     kind = scope.variables.get(name)
     if kind is None:
         problems.error(path, f"unknown variable '{value}' (define it in setup)")
-    elif kind not in kinds:
+    elif kind != ANY_KIND and kind not in kinds:
         problems.error(
             path,
             f"'{value}' is {kind_phrase(kind)}, expected {' or '.join(map(kind_phrase, kinds))}",
@@ -55,7 +59,9 @@ def kind_phrase(kind: str) -> str:
 
 
 def check_area_ref(value: Any, scope: QuestScope, path: str, problems: Problems) -> None:
-    if not check_ref(value, ("area",), scope, path, problems) and value not in scope.areas:
+    if not check_ref(value, ("area",), scope, path, problems) and (
+        not isinstance(value, str) or value not in scope.areas
+    ):
         problems.error(path, f"unknown area {value!r}")
 
 
@@ -101,7 +107,7 @@ def _check_param(name: str, value: Any, scope: QuestScope, path: str, problems: 
         if not isinstance(ids, list) or not ids:
             problems.error(path, "expected a non-empty list of object ids")
         for oid in ids if isinstance(ids, list) else ():
-            if oid not in scope.objects:
+            if not isinstance(oid, str) or oid not in scope.objects:
                 problems.error(path, f"unknown object {oid!r}")
     elif name == "text":
         if not check_ref(value, ("value",), scope, path, problems) and not isinstance(value, str):
@@ -112,10 +118,10 @@ def _check_param(name: str, value: Any, scope: QuestScope, path: str, problems: 
         if not isinstance(value, dict):
             problems.error(path, "expected an object of event payload keys and values")
     elif name == "stage":
-        if value not in scope.stages:
+        if not isinstance(value, str) or value not in scope.stages:
             problems.error(path, f"unknown stage {value!r}")
     elif name == "boss":
-        if value not in scope.bosses:
+        if not isinstance(value, str) or value not in scope.bosses:
             problems.error(path, f"unknown boss {value!r}")
     elif not isinstance(value, str) or not value:  # type, category
         problems.error(path, f"expected a non-empty string, got {value!r}")

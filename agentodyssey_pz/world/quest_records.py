@@ -20,6 +20,7 @@ from agentodyssey_pz.world.schema import (
     NpcDef,
     ObjectDef,
     SchemaTypeError,
+    json_type_name,
     renamed_fields,
     strict_converter,
 )
@@ -184,7 +185,7 @@ QUEST_RECORDS = (
 def _condition_hook(converter: Any) -> Any:
     def structure(raw: Any, _: type) -> Condition:
         if not isinstance(raw, dict):
-            raise SchemaTypeError(f"expected an object, got {type(raw).__name__}")
+            raise SchemaTypeError(f"expected an object, got {json_type_name(raw)}")
         if "kind" not in raw:
             raise KeyError("kind")
         kind = converter.structure(raw["kind"], str)
@@ -198,14 +199,23 @@ def _condition_hook(converter: Any) -> Any:
 
 
 def forbid_unknown_keys(converter: Any, classes: Iterable[type]) -> None:
-    """Structure each record class strictly: an unknown key is an error, not silently dropped."""
+    """Structure each record class strictly: anything but a JSON object is a type error, and an
+    unknown key is an error, not silently dropped."""
     for cls in classes:
-        converter.register_structure_hook(
-            cls,
-            make_dict_structure_fn(
-                cls, converter, _cattrs_forbid_extra_keys=True, **renamed_fields(cls)
-            ),
-        )
+        converter.register_structure_hook(cls, _strict_record_hook(converter, cls))
+
+
+def _strict_record_hook(converter: Any, cls: type) -> Any:
+    generated = make_dict_structure_fn(
+        cls, converter, _cattrs_forbid_extra_keys=True, **renamed_fields(cls)
+    )
+
+    def structure(raw: Any, tp: type) -> Any:
+        if not isinstance(raw, dict):
+            raise SchemaTypeError(f"expected an object, got {json_type_name(raw)}")
+        return generated(raw, tp)
+
+    return structure
 
 
 def make_quest_converter() -> Any:

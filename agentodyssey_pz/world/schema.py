@@ -308,7 +308,7 @@ class SchemaTypeError(TypeError):
     """A JSON value of the wrong type; the message is meant for the author of the file."""
 
 
-def _json_type_name(value: Any) -> str:
+def json_type_name(value: Any) -> str:
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
     if value is None:
         return "null"
@@ -321,25 +321,25 @@ def _json_type_name(value: Any) -> str:
 
 def _strict_int(value: Any, _: type) -> int:
     if type(value) is not int:
-        raise SchemaTypeError(f"expected an integer, got {_json_type_name(value)} ({value!r})")
+        raise SchemaTypeError(f"expected an integer, got {json_type_name(value)} ({value!r})")
     return value
 
 
 def _strict_float(value: Any, _: type) -> float:
     if type(value) not in (int, float):
-        raise SchemaTypeError(f"expected a number, got {_json_type_name(value)} ({value!r})")
+        raise SchemaTypeError(f"expected a number, got {json_type_name(value)} ({value!r})")
     return value
 
 
 def _strict_bool(value: Any, _: type) -> bool:
     if type(value) is not bool:
-        raise SchemaTypeError(f"expected true or false, got {_json_type_name(value)} ({value!r})")
+        raise SchemaTypeError(f"expected true or false, got {json_type_name(value)} ({value!r})")
     return value
 
 
 def _strict_str(value: Any, _: type) -> str:
     if type(value) is not str:
-        raise SchemaTypeError(f"expected a string, got {_json_type_name(value)} ({value!r})")
+        raise SchemaTypeError(f"expected a string, got {json_type_name(value)} ({value!r})")
     return value
 
 
@@ -367,7 +367,7 @@ def _make_optional_hook(converter: cattrs.Converter) -> Any:
 def _make_tuple_hook(converter: cattrs.Converter) -> Any:
     def hook(value: Any, tp: Any) -> Any:
         if not isinstance(value, list):
-            raise SchemaTypeError(f"expected a list, got {_json_type_name(value)}")
+            raise SchemaTypeError(f"expected a list, got {json_type_name(value)}")
         return tuple(converter.structure(value, list[get_args(tp)[0]]))
 
     return hook
@@ -378,7 +378,7 @@ def _make_dict_hook(converter: cattrs.Converter) -> Any:
 
     def hook(value: Any, tp: Any) -> Any:
         if not isinstance(value, dict):
-            raise SchemaTypeError(f"expected an object, got {_json_type_name(value)}")
+            raise SchemaTypeError(f"expected an object, got {json_type_name(value)}")
         if tp not in generated:
             generated[tp] = make_mapping_structure_fn(tp, converter, detailed_validation=True)
         return generated[tp](value, tp)
@@ -398,7 +398,7 @@ def _record_hooks(converter: cattrs.Converter, cls: type) -> tuple[Any, Any]:
 
     def structure(value: Any, _: type) -> Any:
         if not isinstance(value, dict):
-            raise SchemaTypeError(f"expected an object, got {_json_type_name(value)}")
+            raise SchemaTypeError(f"expected an object, got {json_type_name(value)}")
         record = base_structure({k: v for k, v in value.items() if k in known}, cls)
         extras = {k: v for k, v in value.items() if k not in known}
         return attrs.evolve(record, extras=extras) if extras else record

@@ -61,20 +61,24 @@ def _dotted(path: str) -> str:
     return _MAP_KEY.sub(r".\1", path)
 
 
+# What structuring a malformed record raises.
+STRUCTURE_ERRORS = (
+    cattrs.BaseValidationError,
+    SchemaTypeError,
+    KeyError,
+    TypeError,
+    ValueError,
+    cattrs.ForbiddenExtraKeysError,
+)
+
+
 def structure_record(
     raw: Any, cls: Any, path: str, problems: Problems, converter: cattrs.Converter = CONVERTER
 ) -> Any | None:
     """Structure one record, reporting each type error with its path; None when it failed."""
     try:
         return converter.structure(raw, cls)
-    except (
-        cattrs.BaseValidationError,
-        SchemaTypeError,
-        KeyError,
-        TypeError,
-        ValueError,
-        cattrs.ForbiddenExtraKeysError,
-    ) as exc:
+    except STRUCTURE_ERRORS as exc:
         for line in cattrs.transform_error(exc, path=path, format_exception=_describe):
             message, _, where = line.rpartition(" @ ")
             problems.error(_dotted(where) or path, message or line)
