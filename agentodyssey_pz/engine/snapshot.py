@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 FORMAT = "agentodyssey-snapshot"
 VERSION = 1
+DIGEST_KEY = "sha256"  # the last key of a snapshot (snapshots from before it have none)
 _CONVERTER = cattrs.Converter()
 
 
@@ -72,9 +73,31 @@ def _constants(game: Game) -> dict[str, Any]:
 
 def snapshot_text(game: Game) -> str:
     """The snapshot as one JSON document: the envelope (format, version, fingerprint, world,
-    agents, settings, quest data, definition - serialised once per game) and the state."""
+    agents, settings, quest data, definition - serialised once per game), the state, and last the
+    SHA-256 of everything before it (`check_digest`)."""
     state = json.dumps(game_state_data(game, include_definition=False), ensure_ascii=False)
-    return _constants(game)["head"] + state + "}"
+    body = _constants(game)["head"] + state + "}"
+    return f'{body[:-1]}, "{DIGEST_KEY}": "{_sha256(body)}"}}'
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_digest(data: dict[str, Any], source: str) -> None:
+    """Refuse a snapshot whose contents differ from its digest: a damaged disk or copy, or an
+    edit, is caught before anything is read from it. The digest is of the document without it,
+    as `snapshot_text` writes it, which re-serialising the parsed document reproduces exactly
+    (whatever escaping or spacing a copy used). A snapshot without one (deleted by whoever edited
+    the file on purpose) is read unverified."""
+    saved = data.pop(DIGEST_KEY, None)
+    if saved is None:
+        return
+    if saved != _sha256(json.dumps(data, ensure_ascii=False)):
+        raise CheckpointError(
+            f"{source}: the snapshot does not match its SHA-256 digest: it is corrupt or was "
+            f'edited (to load a snapshot edited on purpose, delete its "{DIGEST_KEY}" key)'
+        )
 
 
 def write_atomically(path: str | os.PathLike[str], data: str | bytes) -> None:
@@ -138,6 +161,7 @@ def read_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
             f"{path}: snapshot format version {data.get('version')!r} is not supported "
             f"(this version reads {VERSION})"
         )
+    check_digest(data, str(path))
     for key in ("fingerprint", "agent_ids", "config", "state", "definition"):
         if key not in data:
             raise CheckpointError(f"{path}: the snapshot lacks '{key}'")
@@ -164,20 +188,38 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
         agents = {a["id"]: _CONVERTER.structure(a, AgentState) for a in state["agents"]}
         rng = rng_from_data(state["rng"])
         scores = {aid: RewardBreakdown(**parts) for aid, parts in state["scores"].items()}
+        seed, tick_index = _whole_number(state, "seed"), _whole_number(state, "tick_index")
+        if type(state["terminated"]) is not bool:
+            raise ValueError(f"'terminated' must be true or false, got {state['terminated']!r}")
     except (DataError, cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"{source}: the saved state is malformed: {exc}") from exc
     if list(agents) != list(game.agent_ids) or set(scores) != set(game.agent_ids):
         raise CheckpointError(f"{source}: the saved agents differ from this game's agents")
+    for agent in agents.values():
+        if agent.area_id not in world.areas or (
+            agent.inventory_id is not None and agent.inventory_id not in world.containers
+        ):
+            raise CheckpointError(
+                f"{source}: the saved state is malformed: {agent.id} is in area "
+                f"{agent.area_id!r} with inventory {agent.inventory_id!r}, not both in the world"
+            )
     game.install_state(
         world=world,
         agents=agents,
         rng=rng,
-        seed=int(state["seed"]),
-        tick_index=int(state["tick_index"]),
-        terminated=bool(state["terminated"]),
+        seed=seed,
+        tick_index=tick_index,
+        terminated=state["terminated"],
         world_state=state["world_state"],
         scores=scores,
     )
+
+
+def _whole_number(state: dict[str, Any], key: str) -> int:
+    value = state[key]
+    if type(value) is not int:
+        raise ValueError(f"'{key}' must be a whole number, got {value!r}")
+    return value
 
 
 def trusted_world(data: dict[str, Any], source: str) -> Any:

@@ -40,10 +40,26 @@ def state_to_data(rng: random.Random) -> list[Any]:
     return [version, list(internal), gauss]
 
 
+MT_STATE_WORDS = 625  # a Mersenne Twister's 624 words plus its position
+
+
 def rng_from_data(data: list[Any]) -> random.Random:
     """Rebuild a generator from `state_to_data` output (raises ValueError on malformed data)."""
-    if not (isinstance(data, list) and len(data) == 3 and isinstance(data[1], list)):
-        raise ValueError("generator state must be [version, [625 integers], gauss]")
+    if not (
+        isinstance(data, list)
+        and len(data) == 3
+        and type(data[0]) is int
+        and isinstance(data[1], list)
+        and len(data[1]) == MT_STATE_WORDS
+        and all(type(w) is int and 0 <= w < 2**32 for w in data[1])
+        and (data[2] is None or type(data[2]) is float)
+    ):
+        raise ValueError(
+            "generator state must be [version, [625 integers from 0 to 2**32 - 1], gauss]"
+        )
     rng = random.Random()
-    rng.setstate((data[0], tuple(data[1]), data[2]))
+    try:
+        rng.setstate((data[0], tuple(data[1]), data[2]))
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"generator state refused: {exc}") from exc
     return rng
