@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.engine.config import GameConfig
+from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.rules.rewards import COMPONENTS
 
@@ -56,9 +56,20 @@ def _choice(options: tuple[str, ...]) -> Any:
     return check
 
 
+# Spare slots per kind: a typo such as 10**9 must be a clear error, not an allocation that takes
+# the machine's memory (likewise MAX_AGENTS).
+MAX_EXPANSION_SLOTS = 4_096
+
+
 def _positive_int(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if type(value) is not int or value <= 0:
         raise ConfigError(f"{attribute.name}: expected a positive integer, got {value!r}")
+
+
+def _agent_count(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    _positive_int(instance, attribute, value)
+    if value > MAX_AGENTS:
+        raise ConfigError(f"{attribute.name}: at most {MAX_AGENTS:,} agents, got {value:,}")
 
 
 def _optional_bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -71,9 +82,19 @@ def _bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         raise ConfigError(f"{attribute.name}: expected True or False, got {value!r}")
 
 
-def _optional_count(_: Any, attribute: attrs.Attribute, value: Any) -> None:
-    if value is not None and (type(value) is not int or value < 0):
-        raise ConfigError(f"{attribute.name}: expected None or an integer >= 0, got {value!r}")
+def _optional_path(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is not None and not (
+        (isinstance(value, str) and value.strip()) or isinstance(value, os.PathLike)
+    ):
+        raise ConfigError(f"{attribute.name}: expected None or a path, got {value!r}")
+
+
+def _slot_count(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is not None and (type(value) is not int or not 0 <= value <= MAX_EXPANSION_SLOTS):
+        raise ConfigError(
+            f"{attribute.name}: expected None or an integer from 0 to {MAX_EXPANSION_SLOTS:,}, "
+            f"got {value!r}"
+        )
 
 
 def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -99,7 +120,7 @@ class EnvConfig:
     """Settings of one env (see the env's docstring for what each does)."""
 
     world: Any = "default"  # bundled name, "procgen:<preset>[:<seed>]", folder, JSON file
-    num_agents: int = attrs.field(default=3, validator=_positive_int)
+    num_agents: int = attrs.field(default=3, validator=_agent_count)
     obs_mode: str = attrs.field(default="vector", validator=_choice(OBS_MODES))
     action_mode: str = attrs.field(default="discrete", validator=_choice(ACTION_MODES))
     max_cycles: int = attrs.field(default=1000, validator=_positive_int)
@@ -107,15 +128,15 @@ class EnvConfig:
     world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)
     # Spare observation and catalogue slots per kind (areas, places, object kinds, NPC prototypes)
     # for what world expansion adds; None: DEFAULT_EXPANSION_SLOTS when expansion is on, else 0.
-    expansion_slots: int | None = attrs.field(default=None, validator=_optional_count)
+    expansion_slots: int | None = attrs.field(default=None, validator=_slot_count)
     reward_weights: dict[str, float] | None = attrs.field(default=None, validator=_weights)
     vector_reward: bool = attrs.field(default=False, validator=_bool)
     valid_actions_in_info: bool = attrs.field(default=False, validator=_bool)
     render_mode: str | None = attrs.field(default=None)
     # An SVG file that render() rewrites with the map and where each agent stands (human mode
     # prints its path), so a person can watch the world in a browser while the text scrolls.
-    render_map: str | None = None
-    checkpoint_dir: str | None = None
+    render_map: str | None = attrs.field(default=None, validator=_optional_path)
+    checkpoint_dir: str | None = attrs.field(default=None, validator=_optional_path)
     snapshot_every: int = attrs.field(default=100, validator=_positive_int)
     text_max_length: int = attrs.field(default=20000, validator=_positive_int)
     game: GameConfig = attrs.field(factory=GameConfig)

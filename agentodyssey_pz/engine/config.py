@@ -17,6 +17,9 @@ import attrs
 from agentodyssey_pz.errors import ConfigError
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+# Agents per game: far beyond any use, and a typo such as 10**9 is an error, not an allocation that
+# takes the machine's memory.
+MAX_AGENTS = 10_000
 
 
 def _check_type(kind: type | tuple[type, ...], *, allow_none: bool = False) -> Any:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from agentodyssey_pz.engine.config import GameConfig, format_time
+from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, format_time
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.engine.tick import run_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
@@ -39,6 +39,22 @@ def default_agent_ids(count: int) -> tuple[str, ...]:
     return tuple(f"agent_{i}" for i in range(count))
 
 
+def checked_agent_ids(agent_ids: Sequence[str] | int) -> tuple[str, ...]:
+    """A count (agents `agent_0` ...) or a sequence of distinct names, at most MAX_AGENTS."""
+    if isinstance(agent_ids, int) and not isinstance(agent_ids, bool):
+        ids = default_agent_ids(agent_ids) if 0 < agent_ids <= MAX_AGENTS else ()
+    elif isinstance(agent_ids, (list, tuple)) and len(agent_ids) <= MAX_AGENTS:
+        ids = tuple(agent_ids)
+    else:
+        ids = ()
+    if not ids or len(set(ids)) != len(ids) or not all(isinstance(a, str) and a for a in ids):
+        raise ConfigError(
+            f"agent_ids: need a count or a list of distinct names, 1 to {MAX_AGENTS:,} of them, "
+            f"got {agent_ids!r}"
+        )
+    return ids
+
+
 class Game:
     """One game: a world pack, a fixed list of agents, the rules, and the state of the episode."""
 
@@ -60,10 +76,8 @@ class Game:
             expansion_generator if expansion_generator is not None else ProceduralExpander()
         )
         self.pack = load_world_pack(world)
-        ids = default_agent_ids(agent_ids) if isinstance(agent_ids, int) else tuple(agent_ids)
-        if not ids or len(set(ids)) != len(ids) or not all(isinstance(a, str) for a in ids):
-            raise ConfigError(f"agent_ids: need one or more distinct strings, got {agent_ids!r}")
-        self.agent_ids: tuple[str, ...] = ids
+        self.agent_ids: tuple[str, ...] = checked_agent_ids(agent_ids)
+        ids = self.agent_ids
         self._order = {aid: i for i, aid in enumerate(ids)}
         self._start_time = self.config.start_datetime()
         self._time_text: tuple[int, str] = (-2, "")  # (tick, text): every observation shows it

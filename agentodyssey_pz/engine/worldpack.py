@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.resources import resolve_world_file
 from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.validate import load_definition, read_json
@@ -37,15 +38,20 @@ PROCGEN_PREFIX = "procgen:"
 
 def procedural_pack(spec: str) -> WorldPack:
     """`procgen:<preset>` or `procgen:<preset>:<seed>` (seed 0 by default)."""
-    from agentodyssey_pz.world.procgen import generate_definition
+    from agentodyssey_pz.world.procgen import PRESETS, generate_definition
     from agentodyssey_pz.world.validate import parse_definition
 
     parts = spec[len(PROCGEN_PREFIX) :].split(":")
     preset = parts[0]
+    if preset not in PRESETS or len(parts) > 2:
+        raise ConfigError(
+            f"world: {spec!r} is not 'procgen:<preset>[:<seed>]' with a preset among "
+            f"{', '.join(PRESETS)}"
+        )
     try:
         seed = int(parts[1]) if len(parts) > 1 else 0
     except ValueError as exc:
-        raise ValueError(f"world {spec!r}: the seed after the preset must be an integer") from exc
+        raise ConfigError(f"world: {spec!r}: the seed after the preset must be an integer") from exc
     definition = parse_definition(generate_definition(preset, seed), source=spec)
     return WorldPack(definition, name=f"{preset}-{seed}", source=spec)
 

@@ -55,7 +55,7 @@ def test_every_keyword_reaches_the_env() -> None:
     ("setting", "value"),
     [
         ("num_agents", 0), ("num_agents", -2), ("num_agents", 2.0), ("num_agents", "3"),
-        ("num_agents", True),
+        ("num_agents", True), ("num_agents", 10**9),
         ("obs_mode", "image"), ("obs_mode", None),
         ("action_mode", "continuous"), ("action_mode", "Discrete"),
         ("max_cycles", 0), ("max_cycles", 10.0), ("max_cycles", None),
@@ -64,6 +64,7 @@ def test_every_keyword_reaches_the_env() -> None:
         ("reward_weights", {"craft": True}), ("reward_weights", [1.0] * 8),
         ("render_mode", "rgb_array"),
         ("world_expansion", "no"), ("vector_reward", 1), ("valid_actions_in_info", "yes"),
+        ("checkpoint_dir", 0), ("checkpoint_dir", ""), ("render_map", ["map.svg"]),
     ],
 )  # fmt: skip
 def test_an_invalid_value_raises_config_error_naming_the_field(setting: str, value: object) -> None:
@@ -76,7 +77,9 @@ def test_an_unknown_keyword_is_named() -> None:
         agentodyssey_pz.parallel_env(world=WORLD, num_agent=2)
 
 
-@pytest.mark.parametrize("world", ["no_such_world", 123])
+@pytest.mark.parametrize(
+    "world", ["no_such_world", 123, "procgen:nope", "procgen:small:x", "procgen:small:1:2"]
+)
 def test_an_invalid_world_raises_config_error_naming_the_field(world: object) -> None:
     with pytest.raises(ConfigError, match="world"):
         agentodyssey_pz.parallel_env(world=world)

@@ -62,7 +62,7 @@ def test_spare_slots_follow_the_expansion_switch() -> None:
     assert expanding_env(expansion_slots=0).layout.spare == 0
 
 
-@pytest.mark.parametrize("value", [-1, 1.5, "8", True])
+@pytest.mark.parametrize("value", [-1, 1.5, "8", True, 10**9])  # 10**9: not a memory blow-up
 def test_bad_expansion_slots_name_the_field(value) -> None:
     with pytest.raises(ConfigError, match="expansion_slots"):
         agentodyssey_pz.parallel_env(expansion_slots=value)

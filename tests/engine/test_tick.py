@@ -88,6 +88,21 @@ def test_a_bad_clock_setting_is_refused_naming_the_field(bad: dict[str, Any]) ->
         GameConfig(**bad)
 
 
+@pytest.mark.parametrize(
+    "agent_ids",
+    [0, -1, True, 2.5, "ab", 10**9, ["a", "a"], ["a", ""], [1], ["x"] * 2 + list("abc")],
+)
+def test_bad_agent_ids_are_refused_before_anything_is_built(agent_ids: Any) -> None:
+    """A string is not a list of names, and a huge count is a clear error, not a memory blow-up."""
+    with pytest.raises(ConfigError, match=r"^agent_ids: need a count or a list of distinct names"):
+        Game(TINY, agent_ids)
+
+
+def test_agent_ids_may_be_a_count_or_names() -> None:
+    assert Game(TINY, 2).agent_ids == ("agent_0", "agent_1")
+    assert Game(TINY, ("scout", "smith")).agent_ids == ("scout", "smith")
+
+
 # ------------------------------------------------------------------------------ who is here
 def test_agents_in_one_area_see_each_other_until_one_leaves() -> None:
     game = make_game(agents=2)
