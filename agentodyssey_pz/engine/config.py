@@ -56,7 +56,21 @@ def _pack_paths(paths: Any) -> tuple[str, ...]:
     was written (relative, with a trailing slash, as a Path) and saves as JSON."""
     if isinstance(paths, (str, os.PathLike)):
         paths = (paths,)
+    if not isinstance(paths, (list, tuple)) or not all(
+        isinstance(p, os.PathLike) or (isinstance(p, str) and p.strip()) for p in paths
+    ):
+        raise ConfigError(f"GameConfig.rule_packs: expected a list of folder paths, got {paths!r}")
     return tuple(str(Path(p).resolve()) for p in paths)
+
+
+def _choice(*options: str) -> Any:
+    def check(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+        if not isinstance(value, str) or value not in options:
+            raise ConfigError(
+                f"GameConfig.{attribute.name}: expected one of {', '.join(options)}, got {value!r}"
+            )
+
+    return check
 
 
 def _optional_bool() -> Any:
@@ -87,9 +101,7 @@ class GameConfig:
     # Fractional recipes (spec actions.md 14, quirk 6): "exact" keeps the unused fraction of a
     # consumed unit as credit for the next craft, so repeated crafts consume exactly the recipe's
     # amounts; "reference" floors each source after subtracting, destroying the remainder.
-    fractional_crafting: str = attrs.field(
-        default="exact", validator=attrs.validators.in_(("exact", "reference"))
-    )
+    fractional_crafting: str = attrs.field(default="exact", validator=_choice("exact", "reference"))
     # World synthesis switches kept for seed parity with the reference (see SynthesisOptions).
     eager_light_draw: bool = attrs.field(default=True, validator=_check_type(bool))
     zero_loot_keeps_prototype_count: bool = attrs.field(default=True, validator=_check_type(bool))

@@ -81,8 +81,12 @@ def test_tick_seconds_and_start_time_come_from_the_config() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{"tick_seconds": 0}, {"tick_seconds": -600}, {"tick_seconds": True}, {"start_time": "8:00"}],
-)
+    [
+        {"tick_seconds": 0}, {"tick_seconds": -600}, {"tick_seconds": True}, {"start_time": "8:00"},
+        {"fractional_crafting": "rounded"}, {"fractional_crafting": None}, {"rule_packs": 3},
+        {"rule_packs": [1]}, {"rule_packs": ""}, {"rule_packs": None},
+    ],
+)  # fmt: skip
 def test_a_bad_clock_setting_is_refused_naming_the_field(bad: dict[str, Any]) -> None:
     with pytest.raises(ConfigError, match=f"GameConfig.{next(iter(bad))}"):
         GameConfig(**bad)
