@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,28 @@ def load_raw(name: str) -> dict[str, Any]:
     """A hand-written test world from tests/data as raw JSON data (a fresh copy each call)."""
     with open(DATA / name, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+# Values of every JSON type, for fuzzing loaders: replacing a valid value with one of these.
+JSON_JUNK = (None, 0, -1, 2.5, 10**12, True, "", "x", "$nope", "{nope}", [], [1], [None], [{}],
+             {}, {"a": 1})  # fmt: skip
+
+
+def damage_json(data: Any, rng: random.Random) -> None:
+    """Replace one value anywhere inside `data` (not `data` itself) by a random junk value."""
+    paths: list[tuple[Any, ...]] = []
+
+    def walk(value: Any, path: tuple[Any, ...]) -> None:
+        if isinstance(value, (dict, list)):
+            for key, child in value.items() if isinstance(value, dict) else enumerate(value):
+                paths.append((*path, key))
+                walk(child, (*path, key))
+
+    walk(data, ())
+    *parents, last = rng.choice(paths)
+    for key in parents:
+        data = data[key]
+    data[last] = copy.deepcopy(rng.choice(JSON_JUNK))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from checkpoint.crash_worker import AGENTS, actions_for, play_until
-from conftest import load_raw
+from conftest import damage_json, load_raw
 from harness import DATA, TINY
 from worlds_helper import bundled_worlds
 
@@ -325,17 +325,6 @@ def test_an_agent_outside_the_saved_world_is_refused(tmp_path: Path) -> None:
         Game.load(path)
 
 
-JUNK = [None, 0, -1, 2.5, "", "x", [], {}, [1], {"a": 1}, True, [None], "area_moon", 10**12]
-
-
-def _value_paths(value: Any, path: tuple = ()) -> list[tuple]:
-    out = [path]
-    if isinstance(value, (dict, list)):
-        for key, child in value.items() if isinstance(value, dict) else enumerate(value):
-            out += _value_paths(child, (*path, key))
-    return out
-
-
 def test_a_randomly_damaged_snapshot_is_always_refused_with_a_checkpoint_error(
     tmp_path: Path,
 ) -> None:
@@ -347,11 +336,7 @@ def test_a_randomly_damaged_snapshot_is_always_refused_with_a_checkpoint_error(
     rng = random.Random(0)
     for _ in range(60):
         data = json.loads(original)
-        *parents, last = rng.choice(_value_paths(data)[1:])
-        target = data
-        for key in parents:
-            target = target[key]
-        target[last] = rng.choice(JUNK)
+        damage_json(data, rng)
         path.write_text(json.dumps(data), encoding="utf-8")
         if data == json.loads(original):
             continue  # the junk equalled the value it replaced

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import load_raw
+from conftest import damage_json, load_raw
 
 from agentodyssey_pz.errors import QuestDataError
 from agentodyssey_pz.resources import default_quest_file, resolve_world_file
@@ -258,17 +258,6 @@ def test_a_section_that_is_not_an_object_is_refused_with_its_path(
     assert messages({section: junk}) == [(f"$.{section}", f"expected an object, got {kind}")]
 
 
-JUNK = [None, 0, -1, 2.5, "", "x", "$nope", "{nope}", [], {}, [1], {"a": 1}, True, [None], [{}]]
-
-
-def _nodes(value: Any, path: tuple = ()) -> list[tuple]:
-    out = [path]
-    if isinstance(value, (dict, list)):
-        for key, child in value.items() if isinstance(value, dict) else enumerate(value):
-            out += _nodes(child, (*path, key))
-    return out
-
-
 @pytest.mark.parametrize("section", ["main_quest", "side_quests", "tutorial"])
 def test_fuzzed_quest_data_is_refused_with_a_quest_data_error_never_a_crash(section: str) -> None:
     """1-3 values anywhere in a valid section replaced by junk of another type: the loader
@@ -283,11 +272,7 @@ def test_fuzzed_quest_data_is_refused_with_a_quest_data_error_never_a_crash(sect
     for _ in range(300):
         data = {section: copy.deepcopy(base)}
         for _ in range(rng.randint(1, 3)):
-            *parents, last = rng.choice(_nodes(data)[1:])
-            target = data
-            for key in parents:
-                target = target[key]
-            target[last] = copy.deepcopy(rng.choice(JUNK))
+            damage_json(data, rng)
         try:
             load_quests(data, definition)
         except QuestDataError as exc:
