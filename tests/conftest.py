@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,16 @@ def damage_json(data: Any, rng: random.Random) -> None:
     for key in parents:
         data = data[key]
     data[last] = copy.deepcopy(rng.choice(JSON_JUNK))
+
+
+def damaged_copies(data: Any, seed: Any, count: int, most: int = 3) -> Iterator[Any]:
+    """`count` deep copies of `data`, each with 1..`most` values replaced by junk (seeded)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        copied = copy.deepcopy(data)
+        for _ in range(rng.randint(1, most)):
+            damage_json(copied, rng)
+        yield copied
 
 
 @pytest.fixture

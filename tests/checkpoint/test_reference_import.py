@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from checkpoint.crash_worker import actions_for
+from conftest import damaged_copies
 
 from agentodyssey_pz.checkpoint import import_reference_checkpoint
 from agentodyssey_pz.checkpoint.journal import CheckpointWarning
@@ -431,6 +432,23 @@ def test_malformed_records_name_the_path(
     damage(broken)
     with pytest.raises(CheckpointError, match=fragment):
         load(write(tmp_path, broken))
+
+
+def test_a_fuzzed_record_is_imported_or_refused_never_a_crash(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    """1-2 values anywhere in a reference record replaced by junk: the import refuses it with a
+    CheckpointError, or the game it makes keeps ticking."""
+    refused = 0
+    for broken in damaged_copies(record, 0, 100, most=2):
+        try:
+            game = load(write(tmp_path, broken))
+        except CheckpointError:
+            refused += 1
+            continue
+        for _ in range(3):
+            game.tick(dict.fromkeys(game.agent_ids, "wait"))
+    assert refused > 30
 
 
 def test_not_json_and_not_an_object(tmp_path: Path) -> None:

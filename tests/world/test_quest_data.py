@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import damage_json, load_raw
+from conftest import damaged_copies, load_raw
 
 from agentodyssey_pz.errors import QuestDataError
 from agentodyssey_pz.resources import default_quest_file, resolve_world_file
@@ -267,12 +266,8 @@ def test_fuzzed_quest_data_is_refused_with_a_quest_data_error_never_a_crash(sect
         base = json.load(fh)
     with open(resolve_world_file("glasswick"), encoding="utf-8") as fh:
         definition = parse_definition(json.load(fh))
-    rng = random.Random(section)
     refused = 0
-    for _ in range(300):
-        data = {section: copy.deepcopy(base)}
-        for _ in range(rng.randint(1, 3)):
-            damage_json(data, rng)
+    for data in damaged_copies({section: base}, section, 300):
         try:
             load_quests(data, definition)
         except QuestDataError as exc:

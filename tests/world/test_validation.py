@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load_raw
+from conftest import damaged_copies, load_raw
 from worlds_helper import bundled_worlds
 
 from agentodyssey_pz.cli import main as cli_main
@@ -511,6 +511,22 @@ def test_tiny_world_is_clean(tiny_raw: Raw) -> None:
     definition, problems = check_definition(tiny_raw)
     assert definition is not None
     assert problems == []
+
+
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_fuzzed_definitions_are_refused_with_a_definition_error_never_a_crash(world: str) -> None:
+    """1-3 values anywhere in a bundled world replaced by junk of another type: the loader
+    accepts the definition or raises WorldDefinitionError naming JSON paths."""
+    with open(resolve_world_file(world), encoding="utf-8") as fh:
+        base = json.load(fh)
+    refused = 0
+    for raw in damaged_copies(base, world, 150):
+        try:
+            parse_definition(raw)
+        except WorldDefinitionError as exc:
+            refused += 1
+            assert all(p.path.startswith("$") for p in exc.problems)
+    assert refused > 75  # junk mostly breaks something (some values are free text)
 
 
 @pytest.mark.parametrize(("mutation", "path", "fragment"), MALFORMED)
