@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from agentodyssey_pz.errors import Problems
-from agentodyssey_pz.world.schema import COMBAT_ACTIONS
+from agentodyssey_pz.world.schema import COMBAT_ACTIONS, UNLOCK_USAGES
 
 if TYPE_CHECKING:
     from agentodyssey_pz.world.validate import Parsed
@@ -24,7 +24,6 @@ INSTANCE_SUFFIX = re.compile(r"_\d+$")
 KNOWN_CUSTOM_EVENTS = ("main_quest", "side_quest", "tutorial")
 # Keys an NPC definition may carry that the definition form ignores (instance-form keys).
 IGNORED_NPC_KEYS = ("hp", "attack_power", "coins", "level", "inventory")
-UNLOCK_USAGES = ("unlock", "lockpick")
 
 
 def _first_seen(items: list[tuple[str, str]], kind: str, problems: Problems) -> None:

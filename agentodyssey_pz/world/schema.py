@@ -29,6 +29,7 @@ OMIT_IF_NONE = "omit_if_none"
 JSON_KEY = "json_key"
 
 COMBAT_ACTIONS = ("attack", "defend", "wait")
+UNLOCK_USAGES = ("unlock", "lockpick")  # object usages that open a locked path
 # The base engine's pattern for an enemy whose definition has no `combat_pattern` key.
 DEFAULT_ENEMY_PATTERN = ("attack", "defend", "attack", "wait")
 

@@ -22,7 +22,7 @@ import attrs
 
 from agentodyssey_pz.world.entities import Area, Npc, Place, npc_instance
 from agentodyssey_pz.world.rng import synthesis_streams
-from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
+from agentodyssey_pz.world.schema import UNLOCK_USAGES, NpcDef, ObjectDef, WorldDefinition
 from agentodyssey_pz.world.world import World
 
 LOG = logging.getLogger("agentodyssey_pz.world")
@@ -33,7 +33,6 @@ LOCKED_PLACES_LOCK_PROBABILITY = 0.5
 DRAW_MULTIPLIERS = (2, 4)  # draws per area lie in [2, 4] x min(pool size, 5 + Lmax - L)
 BASE_DRAWS = 5
 COIN_PASS_PROBABILITY = 0.5
-UNLOCK_USAGES = ("unlock", "lockpick")
 PREWRITTEN_PREFIX = "obj_given_"
 
 

@@ -1,4 +1,5 @@
-"""tutorial_room_step (spec step-rules.md section 9) and the tutorial data (world/tutorial_data.py).
+"""tutorial_room_step (spec step-rules.md section 9) and the tutorial data (world/tutorial_data.py,
+world/tutorial_roles.py).
 
 Every agent that has not passed gets its own room behind a personal locked path; the 28 steps of the
 default data are followed through `Game.tick` with exact stage numbers, in every bundled world

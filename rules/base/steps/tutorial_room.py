@@ -48,13 +48,13 @@ from agentodyssey_pz.world.agents import (
 from agentodyssey_pz.world.entities import Area, Npc, Place, npc_instance
 from agentodyssey_pz.world.quest_records import VARIABLE
 from agentodyssey_pz.world.tutorial_data import (
-    INSTANCE_ROLES,
     NPC_ROLES,
     SetupDef,
     TutorialDef,
     TutorialNpc,
     TutorialStep,
 )
+from agentodyssey_pz.world.tutorial_roles import INSTANCE_ROLES
 
 from ..carrying import area_loc, equip_loc, store_loc
 from ..conditions import QuestScope, stage_done
