@@ -19,6 +19,8 @@ from agentodyssey_pz.world.schema import (
     CONVERTER,
     NpcDef,
     ObjectDef,
+)
+from agentodyssey_pz.world.strict_json import (
     SchemaTypeError,
     json_type_name,
     renamed_fields,

@@ -19,12 +19,8 @@ from agentodyssey_pz.world.graph import AreaGraph
 from agentodyssey_pz.world.schema import (
     CONVERTER as SCHEMA_CONVERTER,
 )
-from agentodyssey_pz.world.schema import (
-    NpcDef,
-    ObjectDef,
-    WorldDefinition,
-    strict_converter,
-)
+from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
+from agentodyssey_pz.world.strict_json import strict_converter
 from agentodyssey_pz.world.world import World
 
 FORMAT_VERSION = 1

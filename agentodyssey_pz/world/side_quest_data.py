@@ -21,8 +21,8 @@ from agentodyssey_pz.world.schema import (
     NpcDef,
     ObjectDef,
     WorldDefinition,
-    strict_converter,
 )
+from agentodyssey_pz.world.strict_json import strict_converter
 
 SCENARIOS = ("collect", "craft", "talk", "trade")  # also the order tasks are generated in
 

@@ -30,9 +30,9 @@ from agentodyssey_pz.world.schema import (
     NpcDef,
     ObjectDef,
     PlaceDef,
-    SchemaTypeError,
     WorldDefinition,
 )
+from agentodyssey_pz.world.strict_json import SchemaTypeError
 
 LOG = logging.getLogger("agentodyssey_pz.world")
 
