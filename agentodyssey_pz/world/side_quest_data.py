@@ -123,24 +123,32 @@ SIDE_QUEST_CONVERTER = make_side_quest_converter()
 def load_section(
     raw: Any, definition: WorldDefinition, path: str, problems: Problems
 ) -> SideQuestDef | None:
-    """Structure and check the section; problems go to `problems` with their JSON paths."""
-    from agentodyssey_pz.world.validate import structure_record
+    """Structure and check the section; problems go to `problems` with their JSON paths. A shape
+    error does not stop the checks of the parts that have the right shape."""
+    from agentodyssey_pz.world.validate import record_parts, structure_parts, structure_record
 
     section = structure_record(raw, SideQuestDef, path, problems, SIDE_QUEST_CONVERTER)
-    if section is None:
-        return None
-    npcs = {n.id: n for n in definition.entities.npcs}  # the world's records win (quests.inject)
-    listed: set[str] = set()
-    for i, npc in enumerate(section.npcs):
-        if npc.id in listed:
-            problems.error(f"{path}.npcs[{i}].id", f"NPC '{npc.id}' is listed twice")
-        listed.add(npc.id)
-        npcs.setdefault(npc.id, npc)
-    _check_guide(section.guide, npcs, f"{path}.guide", problems)
-    if section.unlock_after < 0:
-        problems.error(f"{path}.unlock_after", f"must be 0 or more, got {section.unlock_after}")
-    _check_rewards(section.rewards, f"{path}.rewards", problems)
-    _check_texts(section.texts, f"{path}.texts", problems)
+    if section is not None:
+        parts = record_parts(section)
+    else:
+        parts = structure_parts(raw, SideQuestDef, SIDE_QUEST_CONVERTER)
+    npcs: dict[str, NpcDef] | None = None  # None: the section's NPC list is malformed
+    if "npcs" in parts:
+        npcs = {n.id: n for n in definition.entities.npcs}  # the world's records win (inject)
+        listed: set[str] = set()
+        for i, npc in enumerate(parts["npcs"]):
+            if npc.id in listed:
+                problems.error(f"{path}.npcs[{i}].id", f"NPC '{npc.id}' is listed twice")
+            listed.add(npc.id)
+            npcs.setdefault(npc.id, npc)
+    if "guide" in parts:
+        _check_guide(parts["guide"], npcs, f"{path}.guide", problems)
+    if parts.get("unlock_after", 0) < 0:
+        problems.error(f"{path}.unlock_after", f"must be 0 or more, got {parts['unlock_after']}")
+    if "rewards" in parts:
+        _check_rewards(parts["rewards"], f"{path}.rewards", problems)
+    if "texts" in parts:
+        _check_texts(parts["texts"], f"{path}.texts", problems)
     if not any(o.category == "currency" for o in definition.entities.objects):
         problems.error(
             f"{path}.rewards",
@@ -151,12 +159,13 @@ def load_section(
 
 
 def _check_guide(
-    guide: SideGuideDef, npcs: dict[str, NpcDef], path: str, problems: Problems
+    guide: SideGuideDef, npcs: dict[str, NpcDef] | None, path: str, problems: Problems
 ) -> None:
-    proto = npcs.get(guide.npc)
-    if proto is None:
+    """`npcs` None: the NPC list is malformed (reported), so the guide's NPC is not looked up."""
+    proto = npcs.get(guide.npc) if npcs is not None else None
+    if npcs is not None and proto is None:
         problems.error(f"{path}.npc", f"unknown NPC '{guide.npc}'")
-    elif proto.enemy:
+    elif proto is not None and proto.enemy:
         problems.error(f"{path}.npc", f"the guide '{guide.npc}' must not be an enemy")
     if not guide.names:
         problems.error(f"{path}.names", "a guide needs at least one name")

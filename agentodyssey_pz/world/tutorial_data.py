@@ -116,18 +116,38 @@ TUTORIAL_CONVERTER = _make_converter()
 def load_section(
     raw: Any, definition: WorldDefinition, path: str, problems: Problems
 ) -> TutorialDef | None:
-    """Structure and check a tutorial section against its world; None (with problems) on error."""
-    from agentodyssey_pz.world.validate import structure_record
+    """Structure and check a tutorial section against its world; None (with problems) on error.
+    A shape error does not stop the checks of the parts that have the right shape."""
+    from agentodyssey_pz.world.validate import record_parts, structure_parts, structure_record
 
     section = structure_record(raw, TutorialDef, path, problems, TUTORIAL_CONVERTER)
-    if section is None:
-        return None
-    objects = {o.id: o for o in (*definition.entities.objects, *section.objects)}
-    npcs = {n.id: n for n in (*definition.entities.npcs, *section.npcs)}
+    if section is not None:
+        parts = record_parts(section)
+    else:
+        parts = structure_parts(raw, TutorialDef, TUTORIAL_CONVERTER)
     errors_before = len(problems.errors)
-    roles = resolve_roles(objects, section.roles, f"{path}.roles", problems)
-    _check_npcs(section, npcs, path, problems)
-    for i, oid in enumerate(section.undistributable):
+    checked = _check_parts(parts, definition, path, problems)
+    if section is None or checked is None or len(problems.errors) > errors_before:
+        return None
+    roles, steps = checked
+    return attrs.evolve(section, roles=roles, steps=steps)
+
+
+def _check_parts(
+    parts: dict[str, Any], definition: WorldDefinition, path: str, problems: Problems
+) -> tuple[dict[str, str], tuple[TutorialStep, ...]] | None:
+    """The references of every well-formed part; (roles, steps with roles resolved), or None
+    when a part they need is malformed or wrong. Without the section's own objects and NPCs the
+    names are unknown, and checking references would only produce guesses."""
+    if "objects" not in parts or "npcs" not in parts:
+        return None
+    objects = {o.id: o for o in (*definition.entities.objects, *parts["objects"])}
+    npcs = {n.id: n for n in (*definition.entities.npcs, *parts["npcs"])}
+    roles = None
+    if "roles" in parts:
+        roles = resolve_roles(objects, parts["roles"], f"{path}.roles", problems)
+    _check_npcs(parts, npcs, path, problems)
+    for i, oid in enumerate(parts.get("undistributable", ())):
         if oid not in objects:
             problems.error(f"{path}.undistributable[{i}]", f"unknown object '{oid}'")
     if roles is None:
@@ -138,17 +158,18 @@ def load_section(
         variables=run_variable_kinds(),
         areas={a.id for _, a in definition.iter_areas()},
     )
-    _check_texts(section.texts, names, f"{path}.texts", problems)
-    if not section.steps:
+    if "texts" in parts:
+        _check_texts(parts["texts"], names, f"{path}.texts", problems)
+    if "steps" not in parts:
+        return None
+    if not parts["steps"]:
         problems.error(f"{path}.steps", "the tutorial needs at least one step")
     steps = tuple(
         _load_step(step, roles, names, f"{path}.steps[{i}]", problems)
-        for i, step in enumerate(section.steps)
+        for i, step in enumerate(parts["steps"])
     )
-    _check_unique_ids(section.steps, f"{path}.steps", problems)
-    if len(problems.errors) > errors_before:
-        return None
-    return attrs.evolve(section, roles=roles, steps=steps)
+    _check_unique_ids(parts["steps"], f"{path}.steps", problems)
+    return roles, steps
 
 
 @attrs.define
@@ -176,13 +197,15 @@ def run_variable_kinds() -> dict[str, str]:
 
 
 def _check_npcs(
-    section: TutorialDef, npcs: dict[str, NpcDef], path: str, problems: Problems
+    parts: dict[str, Any], npcs: dict[str, NpcDef], path: str, problems: Problems
 ) -> None:
     for field, enemy in (("merchant", False), ("raider", True)):
-        proto = npcs.get(getattr(section, field).npc)
+        if field not in parts:
+            continue
+        proto = npcs.get(parts[field].npc)
         where = f"{path}.{field}.npc"
         if proto is None:
-            problems.error(where, f"unknown NPC '{getattr(section, field).npc}'")
+            problems.error(where, f"unknown NPC '{parts[field].npc}'")
         elif proto.enemy != enemy:
             problems.error(where, f"the {field} must {'' if enemy else 'not '}be an enemy")
         elif field == "merchant" and proto.role != MERCHANT_ROLE:

@@ -7,6 +7,7 @@ JSON path. A definition with errors is never returned half-built.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -32,7 +33,7 @@ from agentodyssey_pz.world.schema import (
     PlaceDef,
     WorldDefinition,
 )
-from agentodyssey_pz.world.strict_json import SchemaTypeError
+from agentodyssey_pz.world.strict_json import JSON_KEY, SchemaTypeError
 
 LOG = logging.getLogger("agentodyssey_pz.world")
 
@@ -83,6 +84,36 @@ def structure_record(
             message, _, where = line.rpartition(" @ ")
             problems.error(_dotted(where) or path, message or line)
         return None
+
+
+def structure_parts(raw: Any, cls: Any, converter: cattrs.Converter) -> dict[str, Any]:
+    """After `cls` failed to structure from `raw` (its errors already reported): each field that
+    structures on its own, by attribute name; absent fields take their defaults, malformed ones
+    are left out. The reference checks then run over the parts that have the right shape, so one
+    pass reports both kinds of mistake."""
+    if not isinstance(raw, dict):
+        return {}
+    attrs.resolve_types(cls)
+    parts: dict[str, Any] = {}
+    for field in attrs.fields(cls):
+        if not field.init:
+            continue
+        key = field.metadata.get(JSON_KEY, field.name)
+        if key not in raw:
+            default = field.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                parts[field.name] = default.factory()
+            elif default is not attrs.NOTHING:
+                parts[field.name] = default
+            continue
+        with contextlib.suppress(*STRUCTURE_ERRORS):
+            parts[field.name] = converter.structure(raw[key], field.type)
+    return parts
+
+
+def record_parts(record: Any) -> dict[str, Any]:
+    """A well-formed record's fields by name (the same shape as `structure_parts`)."""
+    return {f.name: getattr(record, f.name) for f in attrs.fields(type(record)) if f.init}
 
 
 @attrs.define

@@ -731,3 +731,22 @@ def test_every_problem_is_reported_at_once_and_a_world_without_money_is_refused(
         "$.side_quests.guide.npc", "$.side_quests.rewards", "$.side_quests.rewards.craft",
     ]  # fmt: skip
     assert "no object of category 'currency'" in str(info.value)
+
+
+def test_a_shape_error_does_not_hide_the_other_parts_problems() -> None:
+    """One pass: a malformed part is reported, every well-formed part is still checked, and a
+    malformed NPC list does not make its guide "unknown"."""
+    definition = parse_definition(load_raw("tiny_world.json"))
+    data = malformed("unlock_after", "2")
+    data["guide"]["npc"] = "npc_nobody"
+    data["rewards"]["craft"] = [6, 3]
+    with pytest.raises(QuestDataError) as info:
+        load_quests({"side_quests": data}, definition)
+    assert sorted(p.path for p in info.value.problems) == [
+        "$.side_quests.guide.npc", "$.side_quests.rewards.craft", "$.side_quests.unlock_after",
+    ]  # fmt: skip
+    data = malformed("npcs", [{"type": "npc", "id": "npc_nobody", "name": 3, "role": "guide"}])
+    data["guide"]["npc"] = "npc_nobody"
+    with pytest.raises(QuestDataError) as info:
+        load_quests({"side_quests": data}, definition)
+    assert [p.path for p in info.value.problems] == ["$.side_quests.npcs[0].name"]

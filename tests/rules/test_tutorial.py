@@ -524,8 +524,10 @@ def test_data_problems_come_with_their_json_paths() -> None:
     data["steps"][4]["id"] = "pick_up_bag"
     data["steps"][14]["setup"][0]["objects"] = {"$coin": 0, "$lantern": 1}
     data["merchant"]["npc"] = "npc_tutor_footpad"
+    # A shape error in the steps: the steps wait, every other part is still checked.
     assert problems_of(data) == [
         "$.tutorial.steps[2]: unknown key: colour",
+        "$.tutorial.merchant.npc: the merchant must not be an enemy",
     ]
     del data["steps"][2]["colour"]
     assert problems_of(data) == [
