@@ -195,6 +195,12 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
         raise CheckpointError(f"{source}: the saved state is malformed: {exc}") from exc
     if list(agents) != list(game.agent_ids) or set(scores) != set(game.agent_ids):
         raise CheckpointError(f"{source}: the saved agents differ from this game's agents")
+    problems = [p for rule in game.step_rules for p in rule.check_saved_state(world, agents)]
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise CheckpointError(
+            f"{source}: the saved state is malformed: {'; '.join(problems[:3])}{more}"
+        )
     for agent in agents.values():
         if agent.area_id not in world.areas or (
             agent.inventory_id is not None and agent.inventory_id not in world.containers

@@ -237,6 +237,13 @@ class BaseStepRule(ABC):
     @abstractmethod
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
+    def check_saved_state(self, world: World, agents: Any) -> list[str]:
+        """Problems ("path: what is wrong") in the state this rule keeps, in a game being loaded
+        and not yet installed (`rules.state_shape.rule_state_problems` checks the usual places).
+        A rule that keeps state says what shape it must have, so an edited checkpoint is refused
+        on load instead of failing in the middle of a tick. Default: no state, no problems."""
+        return []
+
 
 class BaseInitRule(ABC):
     """Runs once per episode, after the world is built and before the bootstrap tick's step rules

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from checkpoint.crash_worker import AGENTS, actions_for, play_until
-from conftest import damage_json, load_raw
+from conftest import damage_json, damaged_copies, load_raw
 from harness import DATA, TINY
 from worlds_helper import bundled_worlds
 
@@ -325,6 +325,45 @@ def test_an_agent_outside_the_saved_world_is_refused(tmp_path: Path) -> None:
         Game.load(path)
 
 
+def _agent0(d: dict[str, Any]) -> dict[str, Any]:
+    return d["state"]["agents"][0]["progress"]
+
+
+def _aux(d: dict[str, Any]) -> dict[str, Any]:
+    return d["state"]["world"]["auxiliary"]
+
+
+@pytest.mark.parametrize(
+    ("world", "edit", "fragment"),
+    [
+        ("default", lambda d: _agent0(d)["main_quest"].update(complete="yes"),
+         "agents.agent_0.progress.main_quest.complete: expected bool, got a string"),
+        ("default", lambda d: _agent0(d)["main_quest"].pop("bosses"),
+         "progress.main_quest.bosses: missing"),
+        ("default", lambda d: _agent0(d)["main_quest"].update(drops=[["obj_coin"]]),
+         "progress.main_quest.drops[0]: expected a list of two"),
+        ("default", lambda d: _agent0(d).update(side_quest=[1]),
+         "progress.side_quest: expected an object, got a list"),
+        ("default", lambda d: _aux(d)["main_quest"].update(guide_names=["Ada"]),
+         "world.auxiliary.main_quest.guide_names: expected an object"),
+        ("glasswick", lambda d: _agent0(d)["tutorial_room"].update(stage="2"),
+         "progress.tutorial_room.stage: expected int, got a string"),
+        ("glasswick", lambda d: next(iter(_aux(d)["tutorial_room"]["rooms"].values())).update(
+            misses=None), "world.auxiliary.tutorial_room.rooms.agent_0.misses: expected int"),
+    ],
+)  # fmt: skip
+def test_edited_rule_state_is_refused_on_load_not_mid_tick(
+    world: str, edit: Any, fragment: str, tmp_path: Path
+) -> None:
+    """A snapshot edited on purpose (no digest) whose rule state has the wrong shape: each rule
+    declares the shape of what it keeps, and loading refuses the file naming the place."""
+    _, path = saved_game(tmp_path, world)
+    edit_snapshot(path, edit)
+    with pytest.raises(CheckpointError, match="the saved state is malformed") as info:
+        Game.load(path)
+    assert fragment in str(info.value)
+
+
 def test_a_randomly_damaged_snapshot_is_always_refused_with_a_checkpoint_error(
     tmp_path: Path,
 ) -> None:
@@ -342,6 +381,28 @@ def test_a_randomly_damaged_snapshot_is_always_refused_with_a_checkpoint_error(
             continue  # the junk equalled the value it replaced
         with pytest.raises(CheckpointError):
             Game.load(path)
+
+
+@pytest.mark.parametrize("world", ["default", "glasswick"])
+def test_a_randomly_edited_snapshot_loads_and_plays_or_is_refused(
+    world: str, tmp_path: Path
+) -> None:
+    """Edited on purpose (digest deleted), one or two values anywhere replaced by junk: loading
+    refuses it with a CheckpointError, or the loaded game plays on without an exception."""
+    _, path = saved_game(tmp_path, world)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop(snapshot_module.DIGEST_KEY)
+    refused = 0
+    for seed, edited in enumerate(damaged_copies(data, world, 100, most=2)):
+        path.write_text(json.dumps(edited), encoding="utf-8")
+        try:
+            game = Game.load(path)
+        except CheckpointError:
+            refused += 1
+            continue
+        for tick in range(5):
+            game.tick(actions_for(game, seed, tick))
+    assert refused > 50
 
 
 def test_a_damaged_snapshot_file_is_refused_with_the_reason(tmp_path: Path) -> None:

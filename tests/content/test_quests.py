@@ -10,6 +10,7 @@ separate rule set with its own tests; the main quest waits for it and is otherwi
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -205,6 +206,14 @@ def assert_completed_by(game: Game, results: list[Any], agent_id: str) -> None:
     assert sorted(progress["completed"]) == sorted(stages)
     assert sum(r.rewards[agent_id].quest for r in results) == len(stages)
     assert game.scores[agent_id].quest == len(stages)
+    # The finished state (bosses spawned and beaten, every stage done) saves and loads: the
+    # shapes the quest rules declare for their saved state hold for real play.
+    with tempfile.TemporaryDirectory() as folder:
+        game.save(Path(folder) / "end.json")
+        assert (
+            Game.load(Path(folder) / "end.json").agents[agent_id].progress
+            == game.agents[agent_id].progress
+        )
     with pytest.raises(RuntimeError):
         game.tick({agent_id: "wait"})
 

@@ -21,6 +21,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
+from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Pair, Record, rule_state_problems
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.quest_records import ChapterDef, Effect, MainQuestDef, StageDef
 from agentodyssey_pz.world.world import World
@@ -31,6 +32,21 @@ from ..quest_npcs import bring_guide, ensure_guide, spawn_boss
 from ..quest_setup import run_setup
 
 STATE_KEY = "main_quest"
+PROGRESS_SHAPE = Record(
+    {
+        "chapter": int, "stage": int, "stage_key": str, "completed": ListOf(str),
+        "active": ListOf(str), "visited": ListOf(str), "drops": ListOf(Pair(str, str)),
+        "complete": bool, "bosses": MapOf(str), "bosses_defeated": MapOf(bool), "chapters": int,
+        "stages": int,
+    },
+    {"guide": (str, None)},
+    empty_ok=True,
+)  # fmt: skip
+STATE_SHAPE = Record(
+    {"vars": MapOf(object), "boss_owner": MapOf(Pair(str, str)), "guide_names": MapOf(str)},
+    {"boss_base": MapOf(Pair(int, int))},
+    empty_ok=True,
+)
 MAX_CASCADE_ROUNDS = 50  # goal graphs close sub-goals in rounds; more would mean a cycle
 MAX_DROP_HISTORY = 100  # drops remembered for `stamped_areas_in_order`
 _VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -53,6 +69,9 @@ class MainQuest(BaseStepRule):
     name = "main_quest_step"
     priority = 2
     description = "Runs the main quest's chapters and stages for every agent."
+
+    def check_saved_state(self, world: World, agents: Any) -> list[str]:
+        return rule_state_problems(world, agents, STATE_KEY, PROGRESS_SHAPE, STATE_SHAPE)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world

@@ -30,6 +30,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import SIDE_QUEST_COMPLETED
+from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
 from agentodyssey_pz.world.agents import AgentState, count_carried, possession
 from agentodyssey_pz.world.quest_records import VARIABLE, GuideDef
 from agentodyssey_pz.world.side_quest_data import SCENARIOS, SideGuideDef, SideQuestDef
@@ -41,6 +42,28 @@ from ..trade import MERCHANT_ROLE, money_name
 
 STATE_KEY = "side_quest"
 NAME_SEED_SALT = 0x5A5A5A5A
+_TASK = {"scenario": str, "type": str, "reward_coins": int, "description": str}
+TASK_SHAPES = {
+    "collect": Record({**_TASK, "target": str, "target_count": int}, {"target_name": str}),
+    "craft": Record({**_TASK, "target": str}, {"target_name": str}),
+    "talk": Record({**_TASK, "target_npc": str}, {"target_name": str, "target_area": str}),
+    "trade": Record(
+        {**_TASK, "target": str, "target_npc": str},
+        {"target_name": str, "npc_name": str, "target_area": str},
+    ),
+}
+PROGRESS_SHAPE = Record(
+    {
+        "unlocked": bool,
+        "guide": (str, None),
+        "guide_name": (str, None),
+        "tasks": Record({s: (TASK_SHAPES[s], None) for s in SCENARIOS}),
+        "completed_count": Record(dict.fromkeys(SCENARIOS, int)),
+        "task_published_areas": MapOf(ListOf(str)),
+        "last_visited_areas_count": int,
+    }
+)
+STATE_SHAPE = Record({"guide_names": MapOf(str)}, {"run_seed": int}, empty_ok=True)
 
 
 def assign_guide_names(
@@ -148,6 +171,9 @@ class SideQuest(BaseStepRule):
     name = "side_quest_step"
     priority = 3
     description = "Side quests: each agent's guide offers collect, craft, talk and trade errands."
+
+    def check_saved_state(self, world: World, agents: Any) -> list[str]:
+        return rule_state_problems(world, agents, STATE_KEY, PROGRESS_SHAPE, STATE_SHAPE)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world

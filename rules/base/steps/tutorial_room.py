@@ -38,6 +38,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
+from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
 from agentodyssey_pz.world.agents import (
     AgentState,
     carried_stores,
@@ -55,11 +56,20 @@ from agentodyssey_pz.world.tutorial_data import (
     TutorialStep,
 )
 from agentodyssey_pz.world.tutorial_roles import INSTANCE_ROLES
+from agentodyssey_pz.world.world import World
 
 from ..carrying import area_loc, equip_loc, store_loc
 from ..conditions import QuestScope, stage_done
 
 STATE_KEY = "tutorial_room"
+PROGRESS_SHAPE = Record({"stage": int, "passed": bool})
+ROOM_SHAPE = Record(
+    {
+        "area_id": str, "instances": MapOf(str), "npcs": MapOf(str), "created": ListOf(str),
+        "given": MapOf(int), "ensured": MapOf(ListOf(int)), "misses": int,
+    }
+)  # fmt: skip
+STATE_SHAPE = Record({"rooms": MapOf(ROOM_SHAPE)}, {"place_id": (str, None), "removed": bool})
 PLACE_ID, AREA_ID = "place_tutorial", "area_tutorial_room"  # spec 9.2; `_1`, `_2` ... when taken
 ROOM_LEVEL = 1
 WARN_AFTER_MISSES = 1  # the warning comes with every miss after this many in a row
@@ -83,6 +93,9 @@ class TutorialRoom(BaseStepRule):
     name = "tutorial_room_step"
     priority = 1
     description = "Runs each agent's tutorial room: instructions, setups, checks, leaving."
+
+    def check_saved_state(self, world: World, agents: Any) -> list[str]:
+        return rule_state_problems(world, agents, STATE_KEY, PROGRESS_SHAPE, STATE_SHAPE)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game = ctx.game
