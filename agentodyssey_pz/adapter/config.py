@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig
+from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, choice
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.rules.rewards import COMPONENTS
 
@@ -121,8 +121,8 @@ class EnvConfig:
 
     world: Any = "default"  # bundled name, "procgen:<preset>[:<seed>]", folder, JSON file
     num_agents: int = attrs.field(default=3, validator=_agent_count)
-    obs_mode: str = attrs.field(default="vector", validator=_choice(OBS_MODES))
-    action_mode: str = attrs.field(default="discrete", validator=_choice(ACTION_MODES))
+    obs_mode: str = attrs.field(default="vector", validator=choice(*OBS_MODES, owner=""))
+    action_mode: str = attrs.field(default="discrete", validator=choice(*ACTION_MODES, owner=""))
     max_cycles: int = attrs.field(default=1000, validator=_positive_int)
     tutorial: bool | None = attrs.field(default=None, validator=_optional_bool)
     world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)

@@ -63,11 +63,13 @@ def _pack_paths(paths: Any) -> tuple[str, ...]:
     return tuple(str(Path(p).resolve()) for p in paths)
 
 
-def _choice(*options: str) -> Any:
+def choice(*options: str, owner: str = "GameConfig.") -> Any:
+    """An attrs validator: the value is one of `options` (errors name `owner` and the field)."""
+
     def check(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         if not isinstance(value, str) or value not in options:
             raise ConfigError(
-                f"GameConfig.{attribute.name}: expected one of {', '.join(options)}, got {value!r}"
+                f"{owner}{attribute.name}: expected one of {', '.join(options)}, got {value!r}"
             )
 
     return check
@@ -101,7 +103,7 @@ class GameConfig:
     # Fractional recipes (spec actions.md 14, quirk 6): "exact" keeps the unused fraction of a
     # consumed unit as credit for the next craft, so repeated crafts consume exactly the recipe's
     # amounts; "reference" floors each source after subtracting, destroying the remainder.
-    fractional_crafting: str = attrs.field(default="exact", validator=_choice("exact", "reference"))
+    fractional_crafting: str = attrs.field(default="exact", validator=choice("exact", "reference"))
     # World synthesis switches kept for seed parity with the reference (see SynthesisOptions).
     eager_light_draw: bool = attrs.field(default=True, validator=_check_type(bool))
     zero_loot_keeps_prototype_count: bool = attrs.field(default=True, validator=_check_type(bool))

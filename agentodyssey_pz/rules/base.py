@@ -23,6 +23,7 @@ from agentodyssey_pz.rules.events import (
     Event,
 )
 from agentodyssey_pz.rules.parse import command_text
+from agentodyssey_pz.rules.state_shape import rule_state_problems
 from agentodyssey_pz.world.world import World
 
 
@@ -230,6 +231,11 @@ class BaseStepRule(ABC):
     name: ClassVar[str]
     priority: ClassVar[int]
     description: ClassVar[str] = ""
+    # State the rule keeps in a saved game, checked on load (`rules.state_shape`): each agent's
+    # `progress[state_key]` and the world's `auxiliary[state_key]` (None: that place is unused).
+    state_key: ClassVar[str | None] = None
+    progress_shape: ClassVar[Any] = None
+    state_shape: ClassVar[Any] = None
 
     def reset(self, game: Any) -> None:  # noqa: B027 - optional hook, empty by default
         """Called once per episode after the world is built, before the bootstrap tick."""
@@ -239,10 +245,15 @@ class BaseStepRule(ABC):
 
     def check_saved_state(self, world: World, agents: Any) -> list[str]:
         """Problems ("path: what is wrong") in the state this rule keeps, in a game being loaded
-        and not yet installed (`rules.state_shape.rule_state_problems` checks the usual places).
-        A rule that keeps state says what shape it must have, so an edited checkpoint is refused
-        on load instead of failing in the middle of a tick. Default: no state, no problems."""
-        return []
+        and not yet installed, so an edited checkpoint is refused on load instead of failing in
+        the middle of a tick. A rule that keeps state in the usual places declares their shapes
+        (`state_key`, `progress_shape`, `state_shape`); one that keeps it elsewhere overrides
+        this."""
+        if self.state_key is None:
+            return []
+        return rule_state_problems(
+            world, agents, self.state_key, self.progress_shape, self.state_shape
+        )
 
 
 class BaseInitRule(ABC):

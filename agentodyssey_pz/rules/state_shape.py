@@ -3,7 +3,8 @@
 Layer: rules (framework). Rules keep their own state as plain JSON-like data in
 `agent.progress[key]` and `world.auxiliary[key]`. A snapshot's digest refuses a damaged file; a
 snapshot edited on purpose (its digest deleted) is checked against the shapes the rules declare
-(`BaseStepRule.check_saved_state`), so an edit cannot make a rule fail in the middle of a tick.
+(`BaseStepRule.state_key`, `progress_shape`, `state_shape`), so an edit cannot make a rule fail
+in the middle of a tick.
 
 A shape is a type (`None` for null; `int` never accepts a bool, `float` accepts an int, `object`
 anything), `ListOf(shape)`, `MapOf(shape)`, `Pair(a, b)` (a list of two), `Record(required,
@@ -105,8 +106,8 @@ def rule_state_problems(
     world: World,
     agents: Mapping[str, AgentState],
     key: str,
-    progress: Any = None,
-    auxiliary: Any = None,
+    progress: Any,
+    auxiliary: Any,
 ) -> list[str]:
     """A rule's state under `key`: each agent's `progress[key]` and the world's `auxiliary[key]`,
     where present, against their shapes."""

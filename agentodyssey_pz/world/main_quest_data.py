@@ -85,6 +85,8 @@ class QuestParts:
     @classmethod
     def salvage(cls, raw: Any) -> QuestParts | None:
         """After a shape error (already reported): each part that structures on its own."""
+        from agentodyssey_pz.world.validate import declared_ids
+
         if not isinstance(raw, dict):
             return None
         setup: list[tuple[int, SetupStep | str]] = []
@@ -99,14 +101,14 @@ class QuestParts:
         chapters = [(i, _quietly(c, ChapterDef)) for i, c in enumerate(raw_chapters)]
         good = [(i, c) for i, c in chapters if c is not None]
         return cls(
-            objects=_declared_ids(raw.get("objects")),
-            npcs=_declared_ids(raw.get("npcs")),
+            objects=declared_ids(raw.get("objects")),
+            npcs=declared_ids(raw.get("npcs")),
             bosses={str(key): _quietly(boss, BossDef) for key, boss in bosses.items()},
             stages={
                 sid
                 for chapter in raw_chapters
                 if isinstance(chapter, dict)
-                for sid in _declared_ids(chapter.get("stages"))
+                for sid in declared_ids(chapter.get("stages"))
             },
             guide=_quietly(raw.get("guide"), GuideDef),
             setup=setup,
@@ -119,20 +121,13 @@ class QuestParts:
 
 def _quietly(raw: Any, cls: Any) -> Any:
     """`raw` structured as `cls`, or None if it has the wrong shape (reported elsewhere)."""
-    from agentodyssey_pz.world.validate import STRUCTURE_ERRORS
+    from agentodyssey_pz.world.validate import structure_or
 
-    try:
-        return QUEST_CONVERTER.structure(raw, cls)
-    except STRUCTURE_ERRORS:
-        return None
+    return structure_or(raw, cls, QUEST_CONVERTER)
 
 
 def _list(raw: Any) -> list[Any]:
     return raw if isinstance(raw, list) else []
-
-
-def _declared_ids(raw: Any) -> set[str]:
-    return {r["id"] for r in _list(raw) if isinstance(r, dict) and isinstance(r.get("id"), str)}
 
 
 def _check_parts(

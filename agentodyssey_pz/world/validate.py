@@ -7,7 +7,6 @@ JSON path. A definition with errors is never returned half-built.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -106,9 +105,21 @@ def structure_parts(raw: Any, cls: Any, converter: cattrs.Converter) -> dict[str
             elif default is not attrs.NOTHING:
                 parts[field.name] = default
             continue
-        with contextlib.suppress(*STRUCTURE_ERRORS):
-            parts[field.name] = converter.structure(raw[key], field.type)
+        value = structure_or(raw[key], field.type, converter, MALFORMED)
+        if value is not MALFORMED:
+            parts[field.name] = value
     return parts
+
+
+MALFORMED = object()  # `structure_or`'s fallback where None could be a structured value
+
+
+def structure_or(raw: Any, cls: Any, converter: cattrs.Converter, fallback: Any = None) -> Any:
+    """`raw` structured as `cls`, or `fallback` if it has the wrong shape (reported elsewhere)."""
+    try:
+        return converter.structure(raw, cls)
+    except STRUCTURE_ERRORS:
+        return fallback
 
 
 def record_parts(record: Any) -> dict[str, Any]:
@@ -135,7 +146,8 @@ class Parsed:
     declared_places: set[str] = attrs.Factory(set)
 
 
-def _declared_ids(raw_list: Any) -> set[str]:
+def declared_ids(raw_list: Any) -> set[str]:
+    """The string ids of a raw list of records, even of records that are malformed otherwise."""
     if not isinstance(raw_list, list):
         return set()
     return {r["id"] for r in raw_list if isinstance(r, dict) and isinstance(r.get("id"), str)}
@@ -172,13 +184,13 @@ def _parse(raw: Any, problems: Problems) -> Parsed:
     parsed.places = _structure_list(entities, "places", PlaceDef, "$.entities", problems)
     parsed.objects = _structure_list(entities, "objects", ObjectDef, "$.entities", problems)
     parsed.npcs = _structure_list(entities, "npcs", NpcDef, "$.entities", problems)
-    parsed.declared_objects = _declared_ids(entities.get("objects"))
-    parsed.declared_npcs = _declared_ids(entities.get("npcs"))
+    parsed.declared_objects = declared_ids(entities.get("objects"))
+    parsed.declared_npcs = declared_ids(entities.get("npcs"))
     raw_places = entities.get("places") if isinstance(entities.get("places"), list) else []
-    parsed.declared_places = _declared_ids(raw_places)
+    parsed.declared_places = declared_ids(raw_places)
     for place in raw_places:
         if isinstance(place, dict):
-            parsed.declared_areas |= _declared_ids(place.get("areas"))
+            parsed.declared_areas |= declared_ids(place.get("areas"))
     if "initializations" in raw:
         parsed.initializations = structure_record(
             raw["initializations"], Initializations, "$.initializations", problems

@@ -21,7 +21,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
-from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Pair, Record, rule_state_problems
+from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Pair, Record
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.quest_records import ChapterDef, Effect, MainQuestDef, StageDef
 from agentodyssey_pz.world.world import World
@@ -69,9 +69,9 @@ class MainQuest(BaseStepRule):
     name = "main_quest_step"
     priority = 2
     description = "Runs the main quest's chapters and stages for every agent."
-
-    def check_saved_state(self, world: World, agents: Any) -> list[str]:
-        return rule_state_problems(world, agents, STATE_KEY, PROGRESS_SHAPE, STATE_SHAPE)
+    state_key = STATE_KEY  # what it keeps in a saved game, checked on load
+    progress_shape = PROGRESS_SHAPE
+    state_shape = STATE_SHAPE
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world

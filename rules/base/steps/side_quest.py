@@ -30,7 +30,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import SIDE_QUEST_COMPLETED
-from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
+from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record
 from agentodyssey_pz.world.agents import AgentState, count_carried, possession
 from agentodyssey_pz.world.quest_records import VARIABLE, GuideDef
 from agentodyssey_pz.world.side_quest_data import SCENARIOS, SideGuideDef, SideQuestDef
@@ -171,9 +171,9 @@ class SideQuest(BaseStepRule):
     name = "side_quest_step"
     priority = 3
     description = "Side quests: each agent's guide offers collect, craft, talk and trade errands."
-
-    def check_saved_state(self, world: World, agents: Any) -> list[str]:
-        return rule_state_problems(world, agents, STATE_KEY, PROGRESS_SHAPE, STATE_SHAPE)
+    state_key = STATE_KEY  # what it keeps in a saved game, checked on load
+    progress_shape = PROGRESS_SHAPE
+    state_shape = STATE_SHAPE
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world

@@ -38,7 +38,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
-from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
+from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record
 from agentodyssey_pz.world.agents import (
     AgentState,
     carried_stores,
@@ -56,7 +56,6 @@ from agentodyssey_pz.world.tutorial_data import (
     TutorialStep,
 )
 from agentodyssey_pz.world.tutorial_roles import INSTANCE_ROLES
-from agentodyssey_pz.world.world import World
 
 from ..carrying import area_loc, equip_loc, store_loc
 from ..conditions import QuestScope, stage_done
@@ -93,9 +92,9 @@ class TutorialRoom(BaseStepRule):
     name = "tutorial_room_step"
     priority = 1
     description = "Runs each agent's tutorial room: instructions, setups, checks, leaving."
-
-    def check_saved_state(self, world: World, agents: Any) -> list[str]:
-        return rule_state_problems(world, agents, STATE_KEY, PROGRESS_SHAPE, STATE_SHAPE)
+    state_key = STATE_KEY  # what it keeps in a saved game, checked on load
+    progress_shape = PROGRESS_SHAPE
+    state_shape = STATE_SHAPE
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game = ctx.game
