@@ -62,6 +62,18 @@ def reuses_mask(rule_class: type) -> bool:
     return owner("valid_params") is owner("mask_targets") is owner("valid_params_from_mask")
 
 
+@functools.lru_cache(maxsize=64)  # rule sets are fixed per game: a handful per process
+def _verb_order(verb_ids: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(v for v in VERB_ORDER if v in verb_ids) + tuple(
+        v for v in verb_ids if v not in VERB_ORDER
+    )
+
+
+def verbs_in_order(rules: dict) -> tuple[str, ...]:
+    """The verb ids of a rule set in the spec's order, other packs' verbs after them."""
+    return _verb_order(tuple(rules))
+
+
 def valid_params_by_verb(
     game: Game,
     agent_id: str,
@@ -75,10 +87,9 @@ def valid_params_by_verb(
     `mask_options`: what `action_mask` found for this agent in this very state; verbs whose valid
     list is their mask list (`valid_params_from_mask`) are then not asked again."""
     rules = game.engine.rules
-    order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
     ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
     out: ParamsByVerb = {}
-    for verb_id in order:
+    for verb_id in verbs_in_order(rules):
         rule = rules[verb_id]
         if mask_options is not None and reuses_mask(type(rule)):
             params_list = [params for _, params in mask_options.get(verb_id, ())]
@@ -109,10 +120,9 @@ def valid_actions(
             rules[verb].verb: [command_text(rules[verb].verb, p) for p in params_list]
             for verb, params_list in params_by_verb.items()
         }
-    order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
     ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
     out: dict[str, list[str]] = {}
-    for verb_id in order:
+    for verb_id in verbs_in_order(rules):
         rule = rules[verb_id]
         if mask_options is not None and reuses_mask(type(rule)):
             phrase = rule.verb
