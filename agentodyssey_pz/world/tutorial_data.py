@@ -21,10 +21,10 @@ import attrs
 from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.world.quest_checks import check_condition
 from agentodyssey_pz.world.quest_records import (
-    QUEST_CONVERTER,
     VARIABLE,
     Condition,
     forbid_unknown_keys,
+    make_quest_converter,
 )
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
 from agentodyssey_pz.world.tutorial_roles import INSTANCE_ROLES, ROLES, resolve_roles
@@ -103,7 +103,9 @@ class TutorialDef:
 
 
 def _make_converter() -> Any:
-    converter = QUEST_CONVERTER.copy()
+    # A new quest converter, not `QUEST_CONVERTER.copy()`: a copy's container hooks still call
+    # the original converter, which knows nothing of the tutorial's strict records.
+    converter = make_quest_converter()
     records = (SetupDef, TutorialStep, TutorialNpc, TutorialTexts, TutorialDef)
     forbid_unknown_keys(converter, records)
     return converter
@@ -117,7 +119,8 @@ def load_section(
     raw: Any, definition: WorldDefinition, path: str, problems: Problems
 ) -> TutorialDef | None:
     """Structure and check a tutorial section against its world; None (with problems) on error.
-    A shape error does not stop the checks of the parts that have the right shape."""
+    A shape error does not stop the checks of the parts that have the right shape, down to each
+    step: a malformed step leaves the other steps checked."""
     from agentodyssey_pz.world.validate import record_parts, structure_parts, structure_record
 
     section = structure_record(raw, TutorialDef, path, problems, TUTORIAL_CONVERTER)
@@ -125,6 +128,8 @@ def load_section(
         parts = record_parts(section)
     else:
         parts = structure_parts(raw, TutorialDef, TUTORIAL_CONVERTER)
+        if "steps" not in parts and isinstance(raw, dict) and isinstance(raw.get("steps"), list):
+            parts["steps"] = _well_formed_steps(raw["steps"])
     errors_before = len(problems.errors)
     checked = _check_parts(parts, definition, path, problems)
     if section is None or checked is None or len(problems.errors) > errors_before:
@@ -164,12 +169,20 @@ def _check_parts(
         return None
     if not parts["steps"]:
         problems.error(f"{path}.steps", "the tutorial needs at least one step")
+    indexed = [(i, step) for i, step in enumerate(parts["steps"]) if isinstance(step, TutorialStep)]
     steps = tuple(
-        _load_step(step, roles, names, f"{path}.steps[{i}]", problems)
-        for i, step in enumerate(parts["steps"])
+        _load_step(step, roles, names, f"{path}.steps[{i}]", problems) for i, step in indexed
     )
-    _check_unique_ids(parts["steps"], f"{path}.steps", problems)
+    _check_unique_ids(indexed, f"{path}.steps", problems)
     return roles, steps
+
+
+def _well_formed_steps(raw_steps: list[Any]) -> list[TutorialStep | object]:
+    """Each raw step structured on its own (`MALFORMED` where its shape is wrong, an error
+    already reported), so the well-formed ones are still checked."""
+    from agentodyssey_pz.world.validate import MALFORMED, structure_or
+
+    return [structure_or(r, TutorialStep, TUTORIAL_CONVERTER, MALFORMED) for r in raw_steps]
 
 
 @attrs.define
@@ -227,9 +240,9 @@ def _check_template(text: str, names: _Names, path: str, problems: Problems) -> 
             problems.error(path, f"unknown variable '{{{name}}}' in text")
 
 
-def _check_unique_ids(steps: tuple[TutorialStep, ...], path: str, problems: Problems) -> None:
+def _check_unique_ids(steps: list[tuple[int, TutorialStep]], path: str, problems: Problems) -> None:
     seen: dict[str, int] = {}
-    for i, step in enumerate(steps):
+    for i, step in steps:
         if step.id in seen:
             problems.error(
                 f"{path}[{i}].id", f"duplicate step id '{step.id}' (first at [{seen[step.id]}])"

@@ -524,13 +524,7 @@ def test_data_problems_come_with_their_json_paths() -> None:
     data["steps"][4]["id"] = "pick_up_bag"
     data["steps"][14]["setup"][0]["objects"] = {"$coin": 0, "$lantern": 1}
     data["merchant"]["npc"] = "npc_tutor_footpad"
-    # A shape error in the steps: the steps wait, every other part is still checked.
-    assert problems_of(data) == [
-        "$.tutorial.steps[2]: unknown key: colour",
-        "$.tutorial.merchant.npc: the merchant must not be an enemy",
-    ]
-    del data["steps"][2]["colour"]
-    assert problems_of(data) == [
+    checks = [
         "$.tutorial.merchant.npc: the merchant must not be an enemy",
         "$.tutorial.steps[0].setup[0].kind: unknown setup kind 'teleport' (one of "
         "instance_on_ground, give_if_lacking, give_up_to, ground_at_least, ensure_npc, lock_exit)",
@@ -539,6 +533,16 @@ def test_data_problems_come_with_their_json_paths() -> None:
         "$.tutorial.steps[14].setup[0].objects.$coin: expected a positive whole number, got 0",
         "$.tutorial.steps[14].setup[0].objects.$lantern: unknown object '$lantern'",
         "$.tutorial.steps[4].id: duplicate step id 'pick_up_bag' (first at [0])",
+    ]
+    # A shape error in one step: that step waits, every other step and part is still checked.
+    assert problems_of(data) == ["$.tutorial.steps[2]: unknown key: colour", *checks]
+    del data["steps"][2]["colour"]
+    assert problems_of(data) == checks
+    # A malformed step keeps its place: the paths of the steps after it are unchanged.
+    data["steps"][2] = "not a step"
+    assert problems_of(data) == [
+        "$.tutorial.steps[2]: expected an object, got a string",
+        *checks,
     ]
 
 
