@@ -82,7 +82,11 @@ def run_step_rules(game: Game, res: RuleResult) -> None:
 
 
 def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult) -> int:
-    """Add XP; each full `xp_per_level` is a level: +max HP (and HP), +base attack."""
+    """Add XP; each full `xp_per_level` is a level: +max HP (and HP), +base attack.
+
+    Fixed reference quirk (rewards-and-progression 7.7): the reference raises only the base
+    attack, so the bonus reaches `attack` a tick late; attack (base + best item in hand) rises
+    with it here, usable in the very next action."""
     config = game.config
     agent.xp += amount
     gained = 0
@@ -92,6 +96,7 @@ def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult)
         agent.max_hp += config.hp_per_level
         agent.hp += config.hp_per_level
         agent.min_attack += config.attack_per_level
+        agent.attack += config.attack_per_level
         gained += 1
     if gained:
         times = "once" if gained == 1 else f"{gained} times"

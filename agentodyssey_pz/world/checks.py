@@ -88,10 +88,16 @@ def check_id_suffixes(p: Parsed, problems: Problems) -> None:
 def check_places(p: Parsed, problems: Problems) -> None:
     spawn = _spawn_area(p)
     non_spawn = 0
-    for path, _, place in p.places:
+    for path, raw, place in p.places:
+        # `type` is required in world files (stored, not interpreted); expansion specs default it.
+        if "type" not in raw:
+            problems.error(f"{path}.type", "missing required key")
         if not place.areas:
             problems.error(f"{path}.areas", f"place '{place.id}' has no areas")
+        raw_areas = raw.get("areas", ())
         for i, area in enumerate(place.areas):
+            if "type" not in raw_areas[i]:
+                problems.error(f"{path}.areas[{i}].type", "missing required key")
             if area.id == spawn:
                 continue
             non_spawn += 1

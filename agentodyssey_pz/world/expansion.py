@@ -7,7 +7,11 @@ at all. Specs whose id already exists are skipped (with a warning), as in the re
 
 Fixed reference quirks (spec: world-synthesis section 9): the bridge end is the furthest area with
 ties broken by area order (not set order); new unique NPCs are placed; a place is never bridged
-twice.
+twice; a new place with `unlocked: false` is bridged by a locked path, whose key is the first object
+with usage `unlock` in definition order (no random draw, so the rest of the expansion draws what the
+reference draws; with no such object the path stays open and a warning says so, as a lock without
+a key is never made). As in the spec, a place spec may leave out `unlocked` (default true) and
+`type`.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from agentodyssey_pz.world.synthesis import (
 from agentodyssey_pz.world.validate import Parsed, structure_record
 from agentodyssey_pz.world.world import World
 
+UNLOCK_USAGE = "unlock"  # the usage of keys (a lockpick never locks a path)
 MIN_UNITS_PER_AREA = 3
 COIN_PROBABILITY = 0.4
 NPC_SKIP_PROBABILITY = 0.4
@@ -66,6 +71,8 @@ def _new_records(
     out = []
     for i, raw in enumerate(items):
         path = f"$.{key}[{i}]"
+        if cls is PlaceDef and isinstance(raw, dict):
+            raw = {"unlocked": True, **raw}  # optional in expansion specs (spec section 9, step 3)
         record = structure_record(raw, cls, path, problems)
         if record is None:
             continue
@@ -145,7 +152,8 @@ def expand(
         world.npc_protos[proto.id] = proto
         world.npc_count.setdefault(proto.id, 0)
     places = [_add_place(world, pdef, rng) for _, _, pdef in parsed.places]
-    _bridge(world, places, existing_areas, rng)
+    paths = [path for path, _, _ in parsed.places]
+    _bridge(world, list(zip(paths, places, strict=True)), existing_areas, rng, problems)
     new_areas = [world.areas[a] for p in places for a in p.area_ids]
     world.added_areas.extend(area.id for area in new_areas)
     new_defs = [a for _, _, p in parsed.places for a in p.areas]
@@ -173,13 +181,26 @@ def _add_place(world: World, pdef: PlaceDef, rng: random.Random) -> Place:
     return place
 
 
-def _bridge(world: World, places: list[Place], candidates: list[str], rng: random.Random) -> None:
-    """Link each new place by one open path to the area furthest from spawn so far (locks
-    ignored)."""
+def _bridge(
+    world: World,
+    places: list[tuple[str, Place]],
+    candidates: list[str],
+    rng: random.Random,
+    problems: Problems,
+) -> None:
+    """Link each new place by one path to the area furthest from spawn so far (locks ignored):
+    open, or locked with the first `unlock` object when the place is locked."""
     candidates = list(candidates)
-    for place in places:
+    key = next((o.id for o in world.objects.values() if o.usage == UNLOCK_USAGE), None)
+    for path, place in places:
         far = world.graph.furthest(world.spawn_area, candidates) or world.spawn_area
-        world.connect(far, rng.choice(place.area_ids))
+        locked = not place.unlocked and key is not None
+        if not place.unlocked and key is None:
+            problems.warn(
+                f"{path}.unlocked",
+                "no object has usage 'unlock', so the locked place is bridged by an open path",
+            )
+        world.connect(far, rng.choice(place.area_ids), locked=locked, key=key if locked else None)
         candidates += place.area_ids  # later places may chain off this one
 
 
@@ -191,8 +212,8 @@ def _populate(
     def distributable(o: ObjectDef) -> bool:
         return o.id not in und and bool(o.areas)
 
-    def put(obj: ObjectDef, count: int) -> None:
-        if obj.is_station and area.objects.get(obj.id, 0) > 0:
+    def put(obj: ObjectDef, count: int, station_cap: bool = True) -> None:
+        if station_cap and obj.is_station and area.objects.get(obj.id, 0) > 0:
             return
         for oid, n in world.materialise(obj.id, count):
             area.add_objects(oid, n)
@@ -213,7 +234,7 @@ def _populate(
             put(obj, 1)
     for obj in list(world.objects.values()):
         if distributable(obj) and area.id in obj.areas:
-            put(obj, rng.randint(1, 2))
+            put(obj, rng.randint(1, 2), station_cap=False)  # no cap in this step (spec 9, 5.3)
     coins = [o.id for o in world.objects.values() if o.is_currency]
     if coins and rng.random() < COIN_PROBABILITY:
         area.add_objects(rng.choice(coins), rng.randint(1, max(1, area.level)))

@@ -4,8 +4,8 @@ Rule pack `base`; spec actions.md section 6 (and 0.4, 0.5). `kill_npc` is the on
 kills an NPC, so pack verbs that kill (spells, traps ...) record kills, drop loot and emit
 `npc_killed` exactly as `attack` does. Fixed reference quirks: kills are not recorded only for an
 agent that has not passed the tutorial (the reference suppresses them for everyone while anyone is
-in the tutorial, spec 0.4). Loot is moved: the dead NPC's inventory is emptied, so nothing can drop
-twice.
+in the tutorial, spec 0.4, a quirk in rewards-and-progression 7.3). Loot is moved: the dead NPC's
+inventory is emptied, so nothing can drop twice.
 """
 
 from __future__ import annotations

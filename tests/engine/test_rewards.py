@@ -175,8 +175,22 @@ def test_reaching_100_xp_levels_up_with_hp_and_base_attack(game: Game) -> None:
         {"levels_gained": 1}
     ]
     assert "progress.level_up" in result.feedback_keys("agent_0")
+    # Fixed quirk (7.7): the bonus is in `attack` at once, not after the next tick's update.
+    assert me.attack == 15
     tick(game)
-    assert me.attack == 15  # recomputed from the new base attack by the next tick's update
+    assert me.attack == 15
+
+
+def test_the_level_up_bonus_is_in_the_very_next_attack(game: Game) -> None:
+    """Reference quirk 7.7: the first attack after a level-up still did the old damage."""
+    me = agent(game)
+    give(game, "agent_0", "obj_pear")  # an item in hand, worth no attack
+    me.xp = 95
+    tick(game, "enter rows")
+    assert (me.level, me.min_attack, me.attack) == (2, 15, 15)
+    npc = spawn_npc(game, "npc_wasp", "area_rows", hp=100, inventory={})
+    result = tick(game, f"attack {npc.name}")
+    assert [e.data["damage"] for e in result.events_of("agent_0", "npc_attacked")] == [15]
 
 
 class FixedReward(RewardFunction):

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from conftest import load_raw
 from worlds_helper import bundled_definition, bundled_worlds
@@ -389,8 +390,8 @@ def test_expansion_adds_and_connects_everything(name: str) -> None:
     assert world.products_of["obj_xp_reed"] == ["obj_xp_mat", "obj_xp_loom"]
     assert {"npc_xp_hermit", "npc_xp_leech"} <= set(world.npc_protos)
 
-    # Each new place hangs off one unlocked path: the bog off the area furthest from spawn, the
-    # tower off the furthest area once the bog is attached (the bog is a candidate by then).
+    # Each new place hangs off one path: the bog off the area furthest from spawn, the tower off
+    # the furthest area once the bog is attached (the bog is a candidate by then).
     ((_, end, path),) = _bridges(world, "place_xp_bog", old_areas)
     assert end == old_far
     assert (path["locked"], path["key"]) == (False, None)
@@ -398,7 +399,10 @@ def test_expansion_adds_and_connects_everything(name: str) -> None:
     ((_, end, path),) = _bridges(world, "place_xp_tower", before_tower)
     assert end == _furthest(world, before_tower)
     assert end in NEW_PLACES["place_xp_bog"]  # the bog's areas lie beyond the old furthest area
-    assert (path["locked"], path["key"]) == (False, None)
+    # Fixed quirk (section 9): the tower is a locked place (`unlocked: false`), so its bridge is
+    # locked, with the first key in definition order (no draw); the reference left it open.
+    first_key = next(o.id for o in world.objects.values() if o.usage == "unlock")
+    assert (path["locked"], path["key"]) == (True, first_key)
     # Inside a new place the chain is open too.
     assert not world.graph.is_locked("area_xp_reeds", "area_xp_pool")
 
@@ -416,6 +420,54 @@ def test_expansion_adds_and_connects_everything(name: str) -> None:
     assert world.npc_name_to_id["xp_hermit"] == "npc_xp_hermit"
     added = set(world.npcs) - old_npcs
     assert all(world.npcs[n].area_id in NEW_AREAS for n in added)
+
+
+def test_a_locked_place_without_any_key_in_the_world_is_bridged_open_with_a_warning() -> None:
+    """Never a lock without a key (spec synthesis 5.3's recommendation)."""
+    world = World.generate(definition("tiny"), 8)
+    for oid, obj in list(world.objects.items()):
+        if obj.usage == "unlock":
+            world.objects[oid] = attrs.evolve(obj, usage="tool")
+    result = expansion.expand(world, expansion_spec(), 21)
+    ((_, _, path),) = _bridges(world, "place_xp_tower", [*world.areas][:-1])
+    assert (path["locked"], path["key"]) == (False, None)
+    assert [(w.path, w.message) for w in result.warnings] == [
+        (
+            "$.places[1].unlocked",
+            "no object has usage 'unlock', so the locked place is bridged by an open path",
+        )
+    ]
+
+
+def test_the_place_keys_unlocked_and_type_are_optional_in_an_expansion() -> None:
+    """Spec section 9 step 3: `unlocked` defaults to true, `type` to "place" (and "area")."""
+    spec = expansion_spec()
+    for place in spec["places"]:
+        del place["unlocked"], place["type"]
+        for area in place["areas"]:
+            area.pop("type", None)
+    world = World.generate(definition("tiny"), 8)
+    expansion.expand(world, spec, 21)
+    tower = world.places["place_xp_tower"]
+    assert tower.unlocked and tower.type == "place"
+    assert world.areas["area_xp_stair"].type == "area"
+    ((_, _, path),) = _bridges(world, "place_xp_tower", [*world.areas][:-1])
+    assert not path["locked"]
+
+
+def test_native_stations_get_one_or_two_units_even_when_already_placed() -> None:
+    """Spec section 9, 5.3 has no station cap (5.1 and 5.2 do): a station listed in
+    `existing_objects` and native to the area ends with 2 or 3 units."""
+    spec = expansion_spec()
+    loom = next(o for o in spec["objects"] if o["id"] == "obj_xp_loom")
+    loom["areas"] = ["area_xp_reeds"]
+    spec["places"][0]["areas"][0]["existing_objects"] = ["obj_xp_loom"]
+    counts = set()
+    for seed in range(12):
+        world = World.generate(definition("tiny"), 8)
+        expansion.expand(world, copy.deepcopy(spec), seed)
+        counts.add(world.areas["area_xp_reeds"].objects["obj_xp_loom"])
+    assert counts == {2, 3}
 
 
 def test_expansion_puts_at_least_three_units_in_empty_areas() -> None:

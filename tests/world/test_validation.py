@@ -128,6 +128,19 @@ MALFORMED = [
     pytest.param(
         drop(*PLACE, 0, "id"), "$.entities.places[0].id", "missing required key", id="place-id"
     ),
+    # `type` is stored, not interpreted, but required in world files (spec 2.1, 2.2).
+    pytest.param(
+        drop(*PLACE, 0, "type"),
+        "$.entities.places[0].type",
+        "missing required key",
+        id="place-type",
+    ),
+    pytest.param(
+        drop(*PLACE, 0, "areas", 1, "type"),
+        "$.entities.places[0].areas[1].type",
+        "missing required key",
+        id="area-type",
+    ),
     pytest.param(
         drop(*OBJ, 1, "category"),
         "$.entities.objects[1].category",

@@ -302,11 +302,12 @@ class QuestRun:
             for s in self.active_stages(chapter)
             if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
         ]
+        # Every stage done this tick completes (spec 8.9 step 2) before the chapter or the quest
+        # may close (step 3).
         for stage in finished:
             self.finish_stage(stage, self.dag_payload(stage), linear=False)
-            if stage.quest_complete or stage.chapter_complete:
-                self.close_chapter_or_quest(stage)
-                return
+        if self.closed_by(finished):
+            return
         for _ in range(MAX_CASCADE_ROUNDS):
             closing = [s for s in self.active_stages(chapter) if not s.has_conditions]
             if not closing:
@@ -315,10 +316,19 @@ class QuestRun:
                 self.finish_stage(
                     stage, {**self.dag_payload(stage), "auto_complete": True}, linear=False
                 )
-                if stage.quest_complete or stage.chapter_complete:
-                    self.close_chapter_or_quest(stage)
-                    return
+            if self.closed_by(closing):
+                return
         self.refresh_goals(chapter, announce=True)
+
+    def closed_by(self, completed: list[StageDef]) -> bool:
+        """Completes the quest if one of `completed` says so, else starts the next chapter if one
+        says that; whether either happened."""
+        closer = next((s for s in completed if s.quest_complete), None) or next(
+            (s for s in completed if s.chapter_complete), None
+        )
+        if closer is not None:
+            self.close_chapter_or_quest(closer)
+        return closer is not None
 
     def dag_payload(self, stage: StageDef) -> dict[str, Any]:
         return {"chapter": self.progress["chapter"], "stage": stage.id, "dag": True}

@@ -4,8 +4,8 @@ Rule pack `base`; spec actions.md section 16. Coins are paid from the hands firs
 inventory, then containers held in hand; the merchant pockets them and its stock shrinks. What was
 bought appears on the ground here (containers and writables as new instances). The amount is
 clamped to the stock; there is no partial purchase by money. Purchases count towards the trade
-reward (`agent.traded`) unless the agent has not passed the tutorial yet (our per-agent reading of
-spec 0.4).
+reward (`agent.traded`) unless the agent has not passed the tutorial yet (spec 0.4 holds it back for
+everyone while anyone is in the tutorial: a quirk, rewards-and-progression 7.3; we do it per agent).
 
 Reference quirks fixed and interpretations:
 * As in the spec, an instance name (`label_3`) buys a new unit of its definition; `valid_params`

@@ -5,7 +5,8 @@ Rule pack `base`; spec actions.md section 14. Stations (`craft.dependencies`) mu
 of this area (holding one does not count) and are not used up. Ingredients come from the carried
 stores in order: hands, the equipped inventory, then containers held in hand. The amount is clamped
 to what the ingredients allow. Crafting counts towards the craft reward (`agent.crafted`) unless the
-agent has not passed the tutorial (our per-agent reading of spec 0.4).
+agent has not passed the tutorial (spec 0.4 holds it back for everyone while anyone is in the
+tutorial: a quirk, rewards-and-progression 7.3; we hold it back per agent).
 
 Fractional recipes (`GameConfig.fractional_crafting`, quirk 6):
 * "exact" (default): whole units are taken and the unused fraction of the last unit is kept as the

@@ -1,0 +1,129 @@
+"""The main quest's goal-graph chapters (spec step-rules 8.9): every stage done in a tick completes
+before the chapter or the quest may close, and stages without conditions close their parents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from harness import TINY
+
+from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.resources import default_quest_file
+from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
+
+HERE, FAR = "area_gate", "area_vault"
+
+
+def stage(stage_id: str, where: str, **extra: Any) -> dict[str, Any]:
+    done = {"done_all": [{"kind": "in_area", "area": where}]} if where else {}
+    return {"id": stage_id, "objective": f"reach {stage_id}", **done, **extra}
+
+
+def quest_game(tmp_path: Path, chapters: list[dict[str, Any]]) -> Game:
+    """The tiny world with a main quest of the given chapters (the default quest's guide)."""
+    world = json.loads(Path(TINY).read_text(encoding="utf-8"))
+    world["custom_events"] = ["main_quest"]
+    base = json.loads(default_quest_file("main_quest").read_text(encoding="utf-8"))
+    quest = {key: base[key] for key in ("title", "intro", "completion_text", "guide")}
+    quest["npcs"] = [n for n in base["npcs"] if n["id"] == base["guide"]["npc"]]
+    quest["setup"], quest["chapters"] = [], chapters
+    (tmp_path / "world.json").write_text(json.dumps(world), encoding="utf-8")
+    (tmp_path / "quests.json").write_text(json.dumps({"main_quest": quest}), encoding="utf-8")
+    game = Game(tmp_path / "world.json", 1)
+    game.reset(0)
+    assert game.agents["agent_0"].area_id == HERE
+    return game
+
+
+def advanced(result: Any) -> list[tuple[Any, bool]]:
+    return [
+        (e.data["stage"], e.data.get("auto_complete", False))
+        for e in result.events_of("agent_0", QUEST_STAGE_ADVANCED)
+    ]
+
+
+def coins_here(game: Game) -> int:
+    return game.world.areas[HERE].objects.get("obj_coin", 0)  # quest rewards land at my feet
+
+
+def test_every_stage_done_in_the_tick_completes_before_the_chapter_closes(tmp_path: Path) -> None:
+    """Spec 8.9 steps 2-3: `a` closes the chapter, but `b`, done in the same tick, still pays its
+    coins and its event (the chapter closed at the first finished stage before)."""
+    game = quest_game(
+        tmp_path,
+        [
+            {
+                "id": "one",
+                "title": "One",
+                "intro": "i",
+                "stages": [
+                    stage("a", HERE, chapter_complete=True),
+                    stage("b", HERE, on_complete=[{"give": {"obj_coin": 3}}]),
+                    stage("later", FAR, requires=["a", "b"]),
+                ],
+            },
+            {
+                "id": "two",
+                "title": "Two",
+                "intro": "i",
+                "stages": [stage("x", FAR, quest_complete=True)],
+            },
+        ],
+    )
+    before = coins_here(game)
+    result = game.tick({"agent_0": "wait"})
+    assert advanced(result) == [("a", False), ("b", False)]
+    progress = game.agents["agent_0"].progress["main_quest"]
+    assert progress["chapter"] == 1 and coins_here(game) == before + 3
+
+
+def test_quest_completion_wins_over_chapter_completion_in_the_same_tick(tmp_path: Path) -> None:
+    game = quest_game(
+        tmp_path,
+        [
+            {
+                "id": "one",
+                "title": "One",
+                "intro": "i",
+                "stages": [
+                    stage("a", HERE, chapter_complete=True),
+                    stage("b", HERE, quest_complete=True),
+                    stage("later", FAR, requires=["a"]),
+                ],
+            },
+            {
+                "id": "two",
+                "title": "Two",
+                "intro": "i",
+                "stages": [stage("x", FAR, quest_complete=True)],
+            },
+        ],
+    )
+    result = game.tick({"agent_0": "wait"})
+    assert advanced(result) == [("a", False), ("b", False)]
+    assert result.events_of("agent_0", MAIN_QUEST_COMPLETE)
+    assert game.agents["agent_0"].progress["main_quest"]["complete"]
+
+
+def test_a_parent_without_conditions_closes_when_its_sub_goals_are_done(tmp_path: Path) -> None:
+    """Spec 8.9 step 4: the cascade auto-completes the parent, in the same tick."""
+    game = quest_game(
+        tmp_path,
+        [
+            {
+                "id": "one",
+                "title": "One",
+                "intro": "i",
+                "stages": [
+                    stage("a", HERE),
+                    stage("b", HERE),
+                    stage("parent", "", requires=["a", "b"], quest_complete=True),
+                ],
+            },
+        ],
+    )
+    result = game.tick({"agent_0": "wait"})
+    assert advanced(result) == [("a", False), ("b", False), ("parent", True)]
+    assert game.agents["agent_0"].progress["main_quest"]["complete"]
