@@ -2,8 +2,11 @@
 
 Layer: rule framework. The longest known verb phrase that starts the text (case-insensitively) and
 is followed by whitespace or the end wins; the rest is split with POSIX shell rules, so quotes group
-words (`write "hello world" note_2`). Hostile input - empty text, control characters, unbalanced
-quotes, text longer than `MAX_COMMAND_LENGTH` - gives a `ParseFailure`, never an exception.
+words (`write "hello world" note_2`) and tabs and line breaks separate words like spaces (inside
+quotes they are kept), as in the reference. Hostile input - empty text, other control characters,
+unbalanced quotes, text longer than `MAX_COMMAND_LENGTH` (our limit; the reference has none, and no
+world's writable holds more than a few hundred characters) - gives a `ParseFailure`, never an
+exception.
 """
 
 from __future__ import annotations
@@ -59,9 +62,13 @@ class VerbTable:
         return None
 
 
+SHELL_WHITESPACE = " \t\r\n"  # what shlex splits at; the control characters among them are fine
+_TO_SPACES = str.maketrans("\t\r\n", "   ")
+
+
 def _control_character(text: str) -> str | None:
     for ch in text:
-        if unicodedata.category(ch) == "Cc":
+        if unicodedata.category(ch) == "Cc" and ch not in SHELL_WHITESPACE:
             return ch
     return None
 
@@ -107,9 +114,9 @@ def command_text(verb_phrase: str, params: tuple[str, ...]) -> str:
 
 def split_params(verb_id: str, rest: str) -> Command | ParseFailure:
     """POSIX shell splitting of the parameters. Without quotes or backslashes that is a split at
-    spaces (tabs and newlines are control characters, refused before), done without shlex."""
+    spaces, tabs and line breaks, done without shlex."""
     if _SHELL_SPECIAL.isdisjoint(rest):
-        return Command(verb_id, tuple(p for p in rest.split(" ") if p))
+        return Command(verb_id, tuple(p for p in rest.translate(_TO_SPACES).split(" ") if p))
     try:
         params = shlex.split(rest, posix=True)
     except ValueError as exc:  # unbalanced quote, dangling backslash

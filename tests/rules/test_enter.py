@@ -140,6 +140,9 @@ def test_combat_lock_names_the_blocker(game: Game) -> None:
     ["engaged elsewhere", "npc left the area", "npc dead", "npc removed from the world"],
 )
 def test_stale_engagements_do_not_block(game: Game, case: str) -> None:
+    """The reference blocks while the NPC still exists in the world, even dead or gone from this
+    area earlier in the same tick (its engagement is dropped only at the tick's end); only a live
+    NPC here blocks in ours."""
     if case == "engaged elsewhere":
         engaged_wasp(game, ROWS)
     elif case == "npc left the area":

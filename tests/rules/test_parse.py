@@ -156,6 +156,24 @@ def test_surrounding_newlines_are_stripped_not_refused() -> None:
     assert parse("\n wait \r\n") == Command("wait", ())
 
 
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ("pick up\tcoin", Command("pick_up", ("coin",))),
+        ("take out\t1\tcoin\tinventory", Command("take_out", ("1", "coin", "inventory"))),
+        ("take\r\ncoin", Command("take", ("coin",))),
+        ('write "two\nlines" label_0', Command("write", ("two\nlines", "label_0"))),
+        ("write 'a\tb'\tlabel_0", Command("write", ("a\tb", "label_0"))),
+    ],
+)
+def test_tabs_and_line_breaks_separate_words_and_stay_inside_quotes(
+    text: str, command: Command
+) -> None:
+    """As in the reference (observations-and-loop 6): any whitespace ends the verb, and the
+    parameters are split with shell rules, which split at tabs and line breaks too."""
+    assert parse(text) == command
+
+
 def test_length_limit() -> None:
     fits = "pick up " + "a" * (MAX_COMMAND_LENGTH - len("pick up "))
     assert parse(fits) == Command("pick_up", ("a" * (MAX_COMMAND_LENGTH - 8),))

@@ -22,7 +22,12 @@ LOCKPICK_USAGE = "lockpick"
 
 
 def blocking_enemies(world: World, agent: AgentState) -> list[str]:
-    """Names of engaged NPCs that are alive and stand in the agent's area."""
+    """Names of engaged NPCs that are alive and stand in the agent's area.
+
+    Deliberately looser than the letter of spec 5 check 1 (which blocks while the NPC merely still
+    exists): an NPC killed or gone earlier in this tick no longer blocks, although the combat-rhythm
+    rule drops the stale engagement only at the end of the tick. Pinned by
+    tests/rules/test_enter.py::test_stale_engagements_do_not_block."""
     here = world.areas[agent.area_id].npcs
     names = []
     for npc_id, engagement in agent.combats.items():
