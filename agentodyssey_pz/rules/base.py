@@ -8,9 +8,10 @@ naming the outcome, e.g. `pick_up.hands_full`), events, and per-agent flags. A s
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 
@@ -25,6 +26,8 @@ from agentodyssey_pz.rules.events import (
 from agentodyssey_pz.rules.parse import command_text
 from agentodyssey_pz.rules.state_shape import rule_state_problems
 from agentodyssey_pz.world.world import World
+
+LOG = logging.getLogger("agentodyssey_pz.rules")
 
 
 class RuleResult:
@@ -269,3 +272,21 @@ class BaseInitRule(ABC):
 
 def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[int, str]:
     return (rule.priority, rule.name)
+
+
+ActionRuleT = TypeVar("ActionRuleT", type[BaseActionRule], BaseActionRule)
+
+
+def add_action_rule(rules: dict[str, ActionRuleT], rule: ActionRuleT) -> None:
+    """Add an action rule (class or instance) under its id. An earlier rule with the same id, or
+    with the same verb phrase under another id, is replaced with a warning: a pack overrides a
+    base verb by reusing its id or its verb string (spec rule-framework 8.3 and 9)."""
+    for other_id, other in list(rules.items()):
+        if other_id == rule.name or other.verb.casefold() == rule.verb.casefold():
+            LOG.warning(
+                "verb '%s' (%s) replaces the earlier '%s' (%s)",
+                rule.verb, rule.name, other.verb, other_id,
+            )  # fmt: skip
+            if other_id != rule.name:
+                del rules[other_id]
+    rules[rule.name] = rule

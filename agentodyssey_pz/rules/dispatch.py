@@ -8,14 +8,11 @@ reference runs `wait` after a parse failure only; we never run it, so a garbage 
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, RuleResult, add_action_rule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, ParseFailure, VerbTable, parse_action
-
-LOG = logging.getLogger("agentodyssey_pz.rules")
 
 
 class ActionRuleEngine:
@@ -24,9 +21,7 @@ class ActionRuleEngine:
     def __init__(self, rules: Iterable[BaseActionRule]) -> None:
         self.rules: dict[str, BaseActionRule] = {}
         for rule in rules:
-            if rule.name in self.rules:
-                LOG.info("verb '%s' of %s replaces an earlier one", rule.name, type(rule).__name__)
-            self.rules[rule.name] = rule
+            add_action_rule(self.rules, rule)
         phrases = [(r.verb, r.name) for r in self.rules.values()]
         phrases += [(alias, r.name) for r in self.rules.values() for alias in r.aliases]
         self.verbs = VerbTable(phrases)

@@ -23,7 +23,13 @@ from pathlib import Path
 import attrs
 
 from agentodyssey_pz.errors import RulePackError
-from agentodyssey_pz.rules.base import BaseActionRule, BaseInitRule, BaseStepRule, step_order_key
+from agentodyssey_pz.rules.base import (
+    BaseActionRule,
+    BaseInitRule,
+    BaseStepRule,
+    add_action_rule,
+    step_order_key,
+)
 from agentodyssey_pz.rules.rewards import RewardFunction
 
 NAMESPACE_PREFIX = "_agentodyssey_pack_"
@@ -133,7 +139,8 @@ def combine(packs: Sequence[RulePack]) -> RuleSet:
     reward: type[RewardFunction] | None = None
     inits: dict[str, type[BaseInitRule]] = {}
     for pack in packs:
-        actions.update({r.name: r for r in pack.action_rules})
+        for rule in pack.action_rules:
+            add_action_rule(actions, rule)
         steps.update({r.name: r for r in pack.step_rules})
         inits.update({r.name: r for r in pack.init_rules})
         if pack.reward_functions:

@@ -8,6 +8,7 @@ is fixed: nothing runs, so an agent in combat keeps its stamina and attack strea
 
 from __future__ import annotations
 
+import logging
 from typing import Any, ClassVar
 
 import pytest
@@ -136,6 +137,29 @@ class _Shout(BaseActionRule):
 
 class _LaterShout(_Shout):
     tag = "second"
+
+
+class _Bellow(_Shout):
+    """Another id, the same verb phrase."""
+
+    name = "bellow"
+    tag = "bellow"
+
+
+def test_a_later_rule_with_the_same_verb_string_replaces_the_earlier(caplog: Any) -> None:
+    """Spec rule-framework 8.3: the engine is indexed by verb string, so a pack rule reusing a
+    base verb's phrase under another id replaces it (with a warning), and the phrase is listed
+    once."""
+    game = make_game()
+    with caplog.at_level(logging.WARNING, logger="agentodyssey_pz.rules"):
+        engine = ActionRuleEngine([_Shout(), _Bellow()])
+    assert list(engine.rules) == ["bellow"]
+    assert "replaces the earlier 'shout' (shout)" in caplog.text
+    assert engine.parse("shout hey") == Command("bellow", ("hey",))
+    assert engine.verb_list == "shout"
+    res = RuleResult(["agent_0"])
+    engine.dispatch(RuleContext(game, game.world, agent(game), "bellow", ("hey",), 0), res)
+    assert res.feedback_keys("agent_0") == ["shout.bellow"]
 
 
 def test_a_later_rule_with_the_same_id_replaces_the_earlier() -> None:

@@ -88,6 +88,24 @@ def test_the_override_keeps_every_other_base_verb() -> None:
             assert type(rule) is type(plain.engine.rules[verb_id]), verb_id
 
 
+def test_a_pack_overrides_a_base_verb_by_reusing_its_verb_string(tmp_path: Path) -> None:
+    """Spec rule-framework 9: generated games override base verbs by reusing the verb string;
+    the pack's rule (another id) replaces the base `wait`, which is listed once."""
+    loud_wait = (
+        "from agentodyssey_pz.rules.base import BaseActionRule\n\n\n"
+        "class LoudWait(BaseActionRule):\n"
+        "    name = 'loud_wait'\n"
+        "    verb = 'wait'\n\n"
+        "    def apply(self, ctx, res):\n"
+        "        res.say(ctx.actor.id, 'loud_wait.done', 'I wait loudly.')\n"
+    )
+    pack = write_pack(tmp_path / "loud", {"verbs.py": loud_wait})
+    game = game_with(pack)
+    assert "wait" not in game.engine.rules and game.engine.rules["loud_wait"].verb == "wait"
+    assert game.engine.verb_list.split(", ").count("wait") == 1
+    assert game.tick({"agent_0": "WAIT"}).feedback_keys("agent_0")[0] == "loud_wait.done"
+
+
 def test_a_game_without_the_pack_is_untouched() -> None:
     game_with(PACK)  # loaded first, in the same process
     game = make_game()
