@@ -12,10 +12,11 @@ empties (`agents == []`) when the episode ends.
 definition (wait, defend, enter each area, pick up / drop / equip / unequip / inspect each object
 kind, craft 1 of each craftable, attack / talk to each NPC prototype, buy / sell 1 of each tradable
 object, store / take out / discard 1 of each storable object with the inventory).
-`action_name(agent, i)` tells what index i means. When the world expands (`world_expansion=True`, or
-a world whose features say so), each targeted verb also has `expansion_slots` spare entries per
-kind (areas, object kinds, NPC prototypes), bound in the order expansion adds them; an unbound one
-is masked and executes as an invalid action. The observation vector has the same spare slots.
+`action_name(agent, i)` tells what index i means. When the world expands (`world_expansion=True`:
+the offline procedural generator grows it once it is fully explored), each targeted verb also has
+`expansion_slots` spare entries per kind (areas, object kinds, NPC prototypes), bound in the order
+expansion adds them; an unbound one is masked and executes as an invalid action. The observation
+vector has the same spare slots.
 `action_mode="text"`: a gymnasium `Text` command such as `craft 1 rope`. `step` accepts ints,
 strings or `Command`s for any agent in either mode.
 

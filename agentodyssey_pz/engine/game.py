@@ -71,10 +71,12 @@ class Game:
         # Makes a dependency tracker (e.g. agentodyssey_pz.deps.DependencyTracker) at every reset
         # and load; None: no tracker, and the tick does no tracking work at all.
         self.tracker_factory = tracker_factory
-        # `(world, seed) -> expansion spec`, called when the world has been fully explored.
-        self.expansion_generator: Callable[[World, int], Any] = (
-            expansion_generator if expansion_generator is not None else ProceduralExpander()
-        )
+        # `(world, seed) -> expansion spec`, called when the world has been fully explored. None
+        # leaves the expansion rule inactive, as the reference is without a language model (spec
+        # step-rules 7: injectable, default none); `world_expansion=True` asks for the offline one.
+        self.expansion_generator: Callable[[World, int], Any] | None = expansion_generator
+        if expansion_generator is None and self.config.world_expansion:
+            self.expansion_generator = ProceduralExpander()
         self.pack = load_world_pack(world)
         self.agent_ids: tuple[str, ...] = checked_agent_ids(agent_ids)
         ids = self.agent_ids
@@ -285,7 +287,10 @@ class Game:
         return area is not None and area.place_id == tutorial.get("place_id")
 
     def expansion_enabled(self) -> bool:
-        """World expansion: GameConfig.world_expansion, else features.online_expansion."""
+        """World expansion: GameConfig.world_expansion, else features.online_expansion; never
+        without a generator (as the reference without a language model, spec step-rules 7)."""
+        if self.expansion_generator is None:
+            return False
         if self.config.world_expansion is not None:
             return self.config.world_expansion
         return self.definition.features.online_expansion

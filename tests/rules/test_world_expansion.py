@@ -102,15 +102,25 @@ def test_inactive_unless_enabled() -> None:
 
 def test_one_flag_source_config_overrides_the_world_feature() -> None:
     """Quirk 7/10.6: the reference can read a stale copy of the flag; here the config decides, and
-    without a config value the world's `features.online_expansion` does."""
+    without a config value the world's `features.online_expansion` does - given a generator: the
+    flag alone does nothing, as in the reference without a language model (the spec's
+    recommendation: an injectable generator, default none)."""
     raw = load_raw("tiny_world.json")
-    raw["features"] = {"online_expansion": True}
-    definition = parse_definition(raw)
-    for setting, expected in ((None, True), (False, False), (True, True)):
-        game = Game(definition, 1, GameConfig(world_expansion=setting))
-        game.reset(0)
-        explore(game, "agent_0", TINY_AREAS[1:])
-        assert (len(game.world.areas) > len(TINY_AREAS)) is expected, setting
+    for flag in (True, False):
+        raw["features"] = {"online_expansion": flag}
+        definition = parse_definition(raw)
+        for setting, generator, expected in (
+            (None, None, False),  # no generator: inactive whatever the flag
+            (None, ProceduralExpander(), flag),  # a generator: the world's flag decides
+            (False, ProceduralExpander(), False),
+            (True, None, True),  # world_expansion=True brings the offline generator
+        ):
+            config = GameConfig(world_expansion=setting)
+            game = Game(definition, 1, config, expansion_generator=generator)
+            game.reset(0)
+            explore(game, "agent_0", TINY_AREAS[1:])
+            grew = len(game.world.areas) > len(TINY_AREAS)
+            assert grew is expected, (flag, setting, generator)
 
 
 def test_triggers_exactly_when_the_last_area_is_visited() -> None:
@@ -186,7 +196,10 @@ def test_user_generator_plugs_in_through_the_game_keyword() -> None:
     assert list(game.world.areas)[4:] == ["area_xq_dell", "area_xq_pit"]
     assert game.world.areas["area_xq_dell"].objects.get("obj_xq_moss", 0) >= 1
     assert tick.feedback("agent_0").endswith("(Xq Hollow).")
-    assert Game(TINY, 1).expansion_generator == ProceduralExpander()
+    assert Game(TINY, 1).expansion_generator is None
+    assert (
+        Game(TINY, 1, GameConfig(world_expansion=True)).expansion_generator == ProceduralExpander()
+    )
 
 
 # ---------------------------------------------------------------------------- failures

@@ -1,10 +1,13 @@
 """`world_expansion_step` (priority 100): the world grows when some agent has explored all of it.
 
 Rule pack `base`; spec step-rules section 7. Active when the game says expansion is enabled
-(`GameConfig.world_expansion`, else the world's `features.online_expansion`). When the areas of the
-world (tutorial rooms aside) are all among one agent's visited areas, the game's expansion generator
-(`Game(expansion_generator=...)`, by default the offline `ProceduralExpander`; a language-model one
-plugs in the same way) is called with a seed from the game's generator and its spec is merged with
+(`GameConfig.world_expansion`, else the world's `features.online_expansion`) and has a generator:
+`Game(expansion_generator=...)` (a language-model one plugs in there), or the offline
+`ProceduralExpander` that `GameConfig(world_expansion=True)` brings. With neither - a world that
+only sets `online_expansion` - the rule does nothing, as the reference without a language model
+(the spec's recommendation: an injectable generator, default none). When the areas of the
+world (tutorial rooms aside) are all among one agent's visited areas, the generator
+is called with a seed from the game's generator and its spec is merged with
 `World.expand`, which validates it first and changes nothing when it is invalid. Every agent is then
 told which new lands appeared. State lives in `world.auxiliary["world_expansion"]`:
 `{"count", "total_areas", "retry_after_visits"}`.
