@@ -1,7 +1,7 @@
 """The explorer: visits the areas it has never seen, nearest first; reward component `exploration`.
 
 Policies layer. Routes are shortest paths over the area graph (`navigation`); a locked path is
-opened with a key or lockpick carried in hand, found on the ground, bought or made first (freeing a
+opened with its key carried in hand, found on the ground, bought or made first (freeing a
 hand when both are full). Areas it cannot get into are skipped for a while. With every reachable
 area visited it waits where no enemy stands.
 """

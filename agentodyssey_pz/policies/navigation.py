@@ -4,8 +4,10 @@ Policies layer; a mixin of the planner (`planner.Planner`). Routes are Dijkstra 
 agent can see (`world.graph.visible_neighbors`: another agent's personal paths do not exist for
 it), one step per path, plus LOCK_COST for a locked path it cannot open with what it carries (its
 key must be fetched first). They are computed once per tick, position and set of openers carried,
-and reused by every question asked in that tick. Walking a locked path puts the opener in hand
-first (the `enter` rule uses only what is held), freeing a hand if both are full.
+and reused by every question asked in that tick. Walking a locked path puts the key in hand first
+(the `enter` rule uses only what is held), freeing a hand if both are full. When the key cannot be
+had and the game offers a `lockpick` verb (a world pack's, e.g. cinderdeep's), the lock is picked
+instead, with one picking tool per try, until it opens.
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ from typing import Any
 from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, OPENER_USAGES, Plan, Stuck
 
 BLOCKED_TICKS = 60  # an area I found no way into is not tried again for this long
+PICK_VERB = "lockpick"  # a world pack's verb: `lockpick <area>` with a tool in hand
+PICK_USAGES = ("lockpick", "tension_wrench")  # the tools it takes
+
+
+def picking_tools(world: Any) -> list[str]:
+    """The world's picking tools, the better usage first (a lockpick before a wrench)."""
+    return [o.id for u in PICK_USAGES for o in world.objects.values() if o.usage == u]
 
 
 class Navigation:
@@ -69,32 +78,51 @@ class Navigation:
         return self.world.objects[did].usage in OPENER_USAGES
 
     def opener(self: Any, key: str | None) -> str | None:
-        """A carried definition that opens a path locked with `key` (the enter rule's choice)."""
-        have = self.carried()
-        enter = self._base("verbs.enter")
-        wanted = key or enter.FALLBACK_KEY
-        if have.get(wanted):
-            return wanted
-        picks = (
-            d for d, n in have.items() if n and self.world.objects[d].usage == enter.LOCKPICK_USAGE
-        )
-        return next(picks, None)
+        """The carried key that opens a path locked with `key` (the enter rule's choice)."""
+        wanted = key or self._base("verbs.enter").FALLBACK_KEY
+        return wanted if self.carried().get(wanted) else None
 
     def obtain_opener(self: Any, key: str | None) -> Plan:
-        """A key for this lock, or any lockpick, from sources I can reach without locks."""
-        enter = self._base("verbs.enter")
-        options = [key or enter.FALLBACK_KEY] + [
-            o.id for o in self.world.objects.values() if o.usage == enter.LOCKPICK_USAGE
-        ]
-        options = [d for d in options if d in self.world.objects]
+        """The key for this lock, from sources I can reach without locks."""
+        wanted = key or self._base("verbs.enter").FALLBACK_KEY
         self.fetching_key += 1
         try:
-            best = min(options, key=lambda d: self.cost(d, 1), default=None)
-            if best is None or self.cost(best, 1) >= INFINITE:
+            if wanted not in self.world.objects or self.cost(wanted, 1) >= INFINITE:
                 raise Stuck(f"no way to get a key for a path locked with {key}")
-            yield from self.obtain(best, 1)
+            yield from self.obtain(wanted, 1)
         finally:
             self.fetching_key -= 1
+
+    def picks_instead(self: Any, key: str | None) -> bool:
+        """Whether to pick this lock: the game has the verb and the key cannot be had."""
+        if PICK_VERB not in self.game.engine.rules:
+            return False
+        wanted = key or self._base("verbs.enter").FALLBACK_KEY
+        self.fetching_key += 1
+        try:
+            return wanted not in self.world.objects or self.cost(wanted, 1) >= INFINITE
+        finally:
+            self.fetching_key -= 1
+
+    def pick_lock(self: Any, area_id: str) -> Plan:
+        """One try at the lock towards a neighbour, fetching a picking tool first if I have none
+        (each try uses one up)."""
+        carried = self.carried()
+        tool = next((d for d in picking_tools(self.world) if carried.get(d)), None)
+        if tool is None:
+            self.fetching_key += 1
+            try:
+                options = picking_tools(self.world)
+                best = min(options, key=lambda d: self.cost(d, 1), default=None)
+                if best is None or self.cost(best, 1) >= INFINITE:
+                    raise Stuck(f"no key and no picking tool for the lock towards {area_id}")
+                yield from self.obtain(best, 1)
+            finally:
+                self.fetching_key -= 1
+            return
+        weapon = self.best_weapon()
+        yield from self.hold(tool, keep=[weapon] if weapon else [])
+        yield f"{PICK_VERB} {self.world.areas[area_id].name}"
 
     # ------------------------------------------------------------------ walking
     def goto(self: Any, target: str) -> Plan:
@@ -106,6 +134,9 @@ class Navigation:
             edge = world.graph.path(path[0], path[1])
             if edge["locked"]:
                 opener = self.opener(edge["key"])
+                if opener is None and self.picks_instead(edge["key"]):
+                    yield from self.pick_lock(path[1])
+                    continue
                 if opener is None:
                     yield from self.obtain_opener(edge["key"])
                     continue
@@ -156,8 +187,8 @@ class Navigation:
                 yield from self.goto(min(safe, key=best.__getitem__))
 
     def explore(self: Any) -> Plan:
-        """Walk to the nearest area I have never visited, opening locks on the way with keys and
-        lockpicks I find, buy or make; returns False when there is nowhere left to go."""
+        """Walk to the nearest area I have never visited, opening locks on the way with keys I
+        find, buy or make (or picking them); returns False when there is nowhere left to go."""
         for target in self.unvisited():
             try:
                 yield from self.goto(target)

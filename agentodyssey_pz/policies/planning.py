@@ -19,14 +19,13 @@ from typing import Any
 from agentodyssey_pz.policies.mechanics import base_pack
 from agentodyssey_pz.world.agents import possession
 from agentodyssey_pz.world.quest_records import Condition
-from agentodyssey_pz.world.schema import UNLOCK_USAGES
 
 Plan = Generator[str, None, Any]
 
 INFINITE = 10**9
 LOCK_COST = 40  # route cost of a locked path I cannot open yet (its key must be fetched first)
 MAX_REPLANS = 30  # fresh plans in a row without progress before the planner gives up
-OPENER_USAGES = UNLOCK_USAGES  # a key or a lockpick
+OPENER_USAGES = ("unlock",)  # keys: the base `enter` opens a lock with nothing else
 WAIT = "wait"
 
 

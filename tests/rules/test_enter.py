@@ -1,9 +1,8 @@
-"""`enter <area>`: move to a neighbouring area; locks, keys, lockpicks and the combat lock.
+"""`enter <area>`: move to a neighbouring area; locks, keys and the combat lock.
 
 Spec: actions.md section 5 with the recommended fix of quirk 18.1: a locked path opens with its own
-key (`key` of the path), paths locked without a key fall back to `obj_key`, and a held lockpick
-(usage `lockpick`, rule-packs) opens any lock; whatever opened it is used up, and the path stays
-open in both directions.
+key (`key` of the path), paths locked without a key fall back to `obj_key`; the key is used up, and
+the path stays open in both directions. Nothing else opens a lock: lockpicks are a pack feature.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from harness import (
 )
 
 from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.schema import ObjectDef
 
 GATE, ROWS, VATS, VAULT = "area_gate", "area_rows", "area_vats", "area_vault"
@@ -99,22 +99,18 @@ def test_path_locked_without_key_falls_back_to_obj_key(game: Game) -> None:
     assert res.action_ok["agent_0"] and consumed(res) == [("obj_key", 1)]
 
 
-def test_lockpick_opens_any_lock_and_breaks(game: Game) -> None:
+@pytest.mark.parametrize("key", [None, "obj_key", "obj_quill"])
+def test_a_lockpick_opens_no_lock_in_the_base_game(game: Game, key: str | None) -> None:
+    """Spec 5, the quirk's recommendation: no object but the key opens a lock here; lockpicks are
+    a pack feature (cinderdeep's `lockpick` verb)."""
     add_lockpick(game)
-    game.world.connect(GATE, VATS, locked=True, key="obj_quill")
+    game.world.connect(GATE, VATS, locked=True, key=key)
     give(game, "agent_0", "obj_pick")
+    before = state_of(game)
     res = act(game, "agent_0", "enter vats")
-    assert res.feedback_keys("agent_0") == ["enter.unlocked", "enter.done"]
-    assert consumed(res) == [("obj_pick", 1)] and agent(game).hands == {}
-    assert not game.world.graph.is_locked(VATS, GATE)
-
-
-def test_own_key_preferred_over_lockpick(game: Game) -> None:
-    add_lockpick(game)
-    give(game, "agent_0", "obj_pick")
-    give(game, "agent_0", "obj_key")
-    res = act(game, "agent_0", "enter vats")
-    assert consumed(res) == [("obj_key", 1)] and agent(game).hands == {"obj_pick": 1}
+    assert res.feedback_keys("agent_0") == ["enter.locked"] and state_of(game) == before
+    ctx = RuleContext(game, game.world, agent(game), "enter", (), 0)
+    assert ("vats",) not in game.engine.rules["enter"].valid_params(ctx)
 
 
 def test_first_neighbour_with_the_name_wins(game: Game) -> None:

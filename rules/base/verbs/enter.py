@@ -3,8 +3,9 @@
 Rule pack `base`; spec actions.md section 5. A locked path opens (for good, both directions) with
 one unit of its own key held in hand, which is used up. Fixed reference quirk: the reference ignores
 the path's key and only accepts `obj_key`; we honour the key the path names and fall back to
-`obj_key` for paths locked without a key. A held lockpick (usage `lockpick`) opens any locked path
-and breaks doing so. I cannot leave while an engaged enemy stands in this area.
+`obj_key` for paths locked without a key. As the spec recommends, nothing else opens a lock here:
+lockpicks are a pack feature (e.g. cinderdeep's `lockpick` verb). I cannot leave while an engaged
+enemy stands in this area.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from agentodyssey_pz.world.world import World
 from ..carrying import hand_loc
 
 FALLBACK_KEY = "obj_key"  # opens paths locked without a named key (the spec's well-known id)
-LOCKPICK_USAGE = "lockpick"
 
 
 def blocking_enemies(world: World, agent: AgentState) -> list[str]:
@@ -53,15 +53,10 @@ def find_neighbor(world: World, area_id: str, name: str, agent_id: str) -> str |
     return None
 
 
-def opener_in_hand(world: World, agent: AgentState, key: str | None) -> str | None:
-    """The held object that opens a path locked with `key`: the key itself, else a lockpick."""
+def opener_in_hand(agent: AgentState, key: str | None) -> str | None:
+    """The held key that opens a path locked with `key` (`obj_key` when it names none)."""
     wanted = key or FALLBACK_KEY
-    if agent.hands.get(wanted, 0) > 0:
-        return wanted
-    for oid in agent.hands:
-        if world.def_of(oid).usage == LOCKPICK_USAGE:
-            return oid
-    return None
+    return wanted if agent.hands.get(wanted, 0) > 0 else None
 
 
 class Enter(BaseActionRule):
@@ -69,9 +64,7 @@ class Enter(BaseActionRule):
     verb = "enter"
     params = ("area_name",)
     param_min = param_max = 1
-    description = (
-        "Walk to a neighbouring area; a locked path needs its key (or a lockpick) in hand."
-    )
+    description = "Walk to a neighbouring area; a locked path needs its key in hand."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
 
@@ -93,7 +86,7 @@ class Enter(BaseActionRule):
         origin = agent.area_id
         if world.graph.is_locked(origin, target):
             key = world.graph.path(origin, target)[KEY]
-            opener = opener_in_hand(world, agent, key)
+            opener = opener_in_hand(agent, key)
             if opener is None:
                 needed = (
                     world.objects[key or FALLBACK_KEY].name
@@ -140,7 +133,7 @@ class Enter(BaseActionRule):
             if name in seen:
                 continue  # a same-named neighbour earlier in path order shadows this one
             seen.add(name)
-            if path[LOCKED] and opener_in_hand(world, agent, path[KEY]) is None:
+            if path[LOCKED] and opener_in_hand(agent, path[KEY]) is None:
                 continue
             out.append((area_named(name), (name,)))
         return out
