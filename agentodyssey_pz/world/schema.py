@@ -91,6 +91,10 @@ class ObjectDef:
     inventory: dict[str, int] | None = _absent()
     max_text_length: int | None = _absent()
     places: tuple[str, ...] | None = _absent()  # legacy key: accepted, kept, never used
+    # Reserved top-level keys (spec world-definition 3.1): kept as fields, never extras, and never
+    # read - only the nested `craft` block is.
+    craft_ingredients: Any = _absent()
+    craft_dependencies: Any = _absent()
     extras: dict[str, Any] = _extras()
 
     @property

@@ -789,6 +789,20 @@ def test_suspicious_definition_loads_with_a_warning(
     ]
 
 
+def test_reserved_top_level_recipe_keys_are_kept_but_never_read() -> None:
+    """Spec 3.1: `craft_ingredients` / `craft_dependencies` at an object's top level are reserved
+    names (never extras) and not read: only the nested `craft` block makes a recipe."""
+    raw = mutated(put(*OBJ, 1, "craft_ingredients", value={"obj_coin": 1}))
+    raw["entities"]["objects"][1]["craft_dependencies"] = ["obj_press"]
+    definition = parse_definition(raw)
+    obj = definition.entities.objects[1]
+    assert obj.extras == {}
+    assert (obj.craft_ingredients, obj.craft_dependencies) == ({"obj_coin": 1}, ["obj_press"])
+    assert obj.craft == parse_definition(_raw_world("tiny")).entities.objects[1].craft
+    out = definition_to_dict(definition)["entities"]["objects"][1]
+    assert out["craft_ingredients"] == {"obj_coin": 1}
+
+
 def test_attack_power_on_an_object_is_read_as_attack() -> None:
     def rename(raw: Raw) -> None:
         pruner = raw["entities"]["objects"][8]

@@ -6,8 +6,9 @@ attacks and ambushes. The equipped inventory container drops with its contents i
 level, max HP, base attack, quest progress and tracked history are kept.
 
 Fixed reference quirks: every fight ends on death (the reference leaves stale engagements after an
-ambush death, which the rhythm rule drops a tick later, spec 5); dropped equipped items are tracked
-as moving from `equip`, not `hand` (rule-framework section 5).
+ambush death, which the rhythm rule drops a tick later, spec 5), and attack is the base attack at
+once (the reference recomputes it a tick later, as with the level-up bonus, rewards 7.7); dropped
+equipped items are tracked as moving from `equip`, not `hand` (rule-framework section 5).
 """
 
 from __future__ import annotations
