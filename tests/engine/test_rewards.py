@@ -153,6 +153,20 @@ def test_a_completed_side_quest_pays_one_point_and_5_xp() -> None:
     assert reward(result) == expect(side_quest=1, total=1, xp_total=5, rl_total=5, score_total=1)
 
 
+def test_an_area_entered_is_paid_even_if_the_agent_dies_in_the_same_tick(game: Game) -> None:
+    """Our reading of the spec's recommendation (quirk 7.6: visits are recorded by the engine right
+    after the action phase) over its section 3.2 (the reference judges exploration on the area the
+    agent ends the tick in): an agent that entered rows and was killed before the tick ended did
+    visit rows, so it is paid now, once, and not again when it comes back."""
+    me = agent(game)
+    me.hp = 0  # dies in this tick's step phase, after it has acted
+    result = tick(game, "enter rows")
+    assert result.events_of("agent_0", "area_entered") and result.events_of("agent_0", "agent_died")
+    assert me.area_id == GATE and list(me.visited) == [GATE, ROWS]
+    assert reward(result)["exploration"] == 1 and reward(result)["death"] == 1
+    assert reward(tick(game, "enter rows"))["exploration"] == 0
+
+
 # ------------------------------------------------------------------------------ death
 def test_a_death_costs_ten_rl_points_and_no_xp(game: Game) -> None:
     me = agent(game)
