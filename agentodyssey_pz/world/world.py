@@ -18,7 +18,7 @@ from agentodyssey_pz.world.entities import (
     Place,
     WritableInstance,
 )
-from agentodyssey_pz.world.graph import AreaGraph
+from agentodyssey_pz.world.graph import OWNER, AreaGraph
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
 
 if TYPE_CHECKING:
@@ -173,6 +173,22 @@ class World:
             index = self._area_names = (len(self.areas), names)
         area_id = index[1].get(name)
         return area_id if area_id in self.areas else None
+
+    def named_neighbors(self, area_id: str, agent_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+        """(neighbour id, name, path) of each neighbour the agent may use (not another agent's
+        personal path), in path order, only the first of each name: what a command naming a
+        neighbouring area resolves to."""
+        areas, seen = self.areas, set()
+        out = []
+        for neighbor, path in self.graph.neighbors(area_id).items():
+            owner = path[OWNER]
+            if owner is not None and owner != agent_id:
+                continue
+            name = areas[neighbor].name
+            if name not in seen:
+                seen.add(name)
+                out.append((neighbor, name, path))
+        return out
 
     def take_npc_index(self, proto_id: str) -> int:
         """The next instance index of an NPC prototype (never reused)."""

@@ -21,6 +21,10 @@ def stage(stage_id: str, where: str, **extra: Any) -> dict[str, Any]:
     return {"id": stage_id, "objective": f"reach {stage_id}", **done, **extra}
 
 
+def chapter(chapter_id: str, *stages: dict[str, Any]) -> dict[str, Any]:
+    return {"id": chapter_id, "title": chapter_id.title(), "intro": "i", "stages": list(stages)}
+
+
 def quest_game(tmp_path: Path, chapters: list[dict[str, Any]]) -> Game:
     """The tiny world with a main quest of the given chapters (the default quest's guide)."""
     world = json.loads(Path(TINY).read_text(encoding="utf-8"))
@@ -54,22 +58,13 @@ def test_every_stage_done_in_the_tick_completes_before_the_chapter_closes(tmp_pa
     game = quest_game(
         tmp_path,
         [
-            {
-                "id": "one",
-                "title": "One",
-                "intro": "i",
-                "stages": [
-                    stage("a", HERE, chapter_complete=True),
-                    stage("b", HERE, on_complete=[{"give": {"obj_coin": 3}}]),
-                    stage("later", FAR, requires=["a", "b"]),
-                ],
-            },
-            {
-                "id": "two",
-                "title": "Two",
-                "intro": "i",
-                "stages": [stage("x", FAR, quest_complete=True)],
-            },
+            chapter(
+                "one",
+                stage("a", HERE, chapter_complete=True),
+                stage("b", HERE, on_complete=[{"give": {"obj_coin": 3}}]),
+                stage("later", FAR, requires=["a", "b"]),
+            ),
+            chapter("two", stage("x", FAR, quest_complete=True)),
         ],
     )
     before = coins_here(game)
@@ -83,22 +78,13 @@ def test_quest_completion_wins_over_chapter_completion_in_the_same_tick(tmp_path
     game = quest_game(
         tmp_path,
         [
-            {
-                "id": "one",
-                "title": "One",
-                "intro": "i",
-                "stages": [
-                    stage("a", HERE, chapter_complete=True),
-                    stage("b", HERE, quest_complete=True),
-                    stage("later", FAR, requires=["a"]),
-                ],
-            },
-            {
-                "id": "two",
-                "title": "Two",
-                "intro": "i",
-                "stages": [stage("x", FAR, quest_complete=True)],
-            },
+            chapter(
+                "one",
+                stage("a", HERE, chapter_complete=True),
+                stage("b", HERE, quest_complete=True),
+                stage("later", FAR, requires=["a"]),
+            ),
+            chapter("two", stage("x", FAR, quest_complete=True)),
         ],
     )
     result = game.tick({"agent_0": "wait"})
@@ -112,16 +98,12 @@ def test_a_parent_without_conditions_closes_when_its_sub_goals_are_done(tmp_path
     game = quest_game(
         tmp_path,
         [
-            {
-                "id": "one",
-                "title": "One",
-                "intro": "i",
-                "stages": [
-                    stage("a", HERE),
-                    stage("b", HERE),
-                    stage("parent", "", requires=["a", "b"], quest_complete=True),
-                ],
-            },
+            chapter(
+                "one",
+                stage("a", HERE),
+                stage("b", HERE),
+                stage("parent", "", requires=["a", "b"], quest_complete=True),
+            ),
         ],
     )
     result = game.tick({"agent_0": "wait"})

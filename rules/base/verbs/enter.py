@@ -13,7 +13,7 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, remove_count
-from agentodyssey_pz.world.graph import KEY, LOCKED, OWNER
+from agentodyssey_pz.world.graph import KEY, LOCKED
 from agentodyssey_pz.world.world import World
 
 from ..carrying import hand_loc
@@ -45,10 +45,8 @@ def blocking_enemies(world: World, agent: AgentState) -> list[str]:
 def find_neighbor(world: World, area_id: str, name: str, agent_id: str) -> str | None:
     """The first neighbour (in path order) with that name that this agent may use (another
     agent's personal path, e.g. to its tutorial room, does not exist for it)."""
-    areas = world.areas
-    for neighbor, path in world.graph.neighbors(area_id).items():
-        owner = path[OWNER]
-        if areas[neighbor].name == name and (owner is None or owner == agent_id):
+    for neighbor, neighbor_name, _ in world.named_neighbors(area_id, agent_id):
+        if neighbor_name == name:
             return neighbor
     return None
 
@@ -122,18 +120,9 @@ class Enter(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.combats and blocking_enemies(world, agent):
             return []
-        areas, me, area_named = world.areas, agent.id, world.area_named
-        seen: set[str] = set()
-        out: list[tuple[str | None, tuple[str, ...]]] = []
-        for neighbor, path in world.graph.neighbors(agent.area_id).items():
-            owner = path[OWNER]
-            if owner is not None and owner != me:
-                continue
-            name = areas[neighbor].name
-            if name in seen:
-                continue  # a same-named neighbour earlier in path order shadows this one
-            seen.add(name)
-            if path[LOCKED] and opener_in_hand(agent, path[KEY]) is None:
-                continue
-            out.append((area_named(name), (name,)))
-        return out
+        area_named = world.area_named
+        return [
+            (area_named(name), (name,))
+            for _, name, path in world.named_neighbors(agent.area_id, agent.id)
+            if not path[LOCKED] or opener_in_hand(agent, path[KEY]) is not None
+        ]

@@ -19,7 +19,7 @@ from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResul
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.agents import AgentState, remove_count
-from agentodyssey_pz.world.graph import LOCKED, OWNER
+from agentodyssey_pz.world.graph import LOCKED
 from agentodyssey_pz.world.world import World
 
 # Tool usage -> chance that one try opens the lock (the better tool is used first).
@@ -39,22 +39,12 @@ def tool_in_hand(world: World, agent: AgentState) -> tuple[str, float] | None:
 
 
 def locked_neighbors(world: World, agent: AgentState) -> list[tuple[str, str]]:
-    """(area id, name) of each neighbour I may use whose path is locked, first of a name only
-    (as `enter` resolves names: in path order)."""
-    seen: set[str] = set()
-    out: list[tuple[str, str]] = []
-    areas = world.areas
-    for neighbor, path in world.graph.neighbors(agent.area_id).items():
-        owner = path[OWNER]
-        if owner is not None and owner != agent.id:
-            continue
-        name = areas[neighbor].name
-        if name in seen:
-            continue
-        seen.add(name)
-        if path[LOCKED]:
-            out.append((neighbor, name))
-    return out
+    """(area id, name) of each neighbour a command of mine can name whose path is locked."""
+    return [
+        (neighbor, name)
+        for neighbor, name, path in world.named_neighbors(agent.area_id, agent.id)
+        if path[LOCKED]
+    ]
 
 
 class Lockpick(BaseActionRule):
