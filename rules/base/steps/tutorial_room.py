@@ -19,9 +19,11 @@ removed at once (its NPCs, leftover tutorial instances, its path and area; the p
 room) and only what the tutorial handed that agent is taken back - units placed by setups, bought
 from or paid by its merchant, or crafted in the room, up to the recorded counts, and its BAG/NOTE
 by instance id - so nothing from the real world is confiscated; agents who finish early play
-normally at once (kills, crafts and trades are tracked per agent). Everything is recorded in
-`world.auxiliary["tutorial_room"]` and `agent.progress["tutorial_room"]`, so a resumed game
-re-creates nothing.
+normally at once (kills, crafts and trades are tracked per agent). The tutorial's NPCs are quest
+NPCs, so an agent's merchant cannot be attacked (the reference's merchant, non-quest with 1 HP, can
+be killed mid-tutorial, and that kill even completes step 22): step 22 wants the raider. Everything
+is recorded in `world.auxiliary["tutorial_room"]` and `agent.progress["tutorial_room"]`, so a
+resumed game re-creates nothing.
 
 State: `world.auxiliary["tutorial_room"] = {"place_id", "rooms": {agent_id: {"area_id", "instances":
 {role: id}, "npcs": {role: id}, "created": [instance and NPC ids], "given": {def_id: units},
