@@ -316,7 +316,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         breakdown = result.rewards[agent]
         info: dict[str, Any] = {
             "action_ok": bool(result.action_ok[agent]),
-            "invalid_action": bool(result.invalid[agent]),
+            "invalid_action": bool(result.invalid[agent]),  # the reference's step_invalid_action
             "tick": result.tick,
             "reward_breakdown": FrozenDict(breakdown.as_dict()),
         }

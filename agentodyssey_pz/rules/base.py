@@ -47,12 +47,16 @@ class RuleResult:
 
     # ---------------------------------------------------------------- feedback
     def say(self, agent_id: str, key: str, text: str) -> None:
-        """Add one feedback line (`key` names the outcome; `text` is what the agent reads)."""
-        self.feedback[agent_id].append((key, text))
+        """Add one feedback line (`key` names the outcome; `text` is what the agent reads). An id
+        without an entry gets one (spec rule-framework 5), so a pack may address anyone."""
+        lines = self.feedback.get(agent_id)
+        if lines is None:
+            lines = self.feedback[agent_id] = []
+        lines.append((key, text))
 
     def fail(self, agent_id: str, key: str, text: str) -> None:
         """A soft failure: the agent is told why, its action counts as not taken."""
-        self.feedback[agent_id].append((key, text))
+        self.say(agent_id, key, text)
         self.action_ok[agent_id] = False
 
     def mark_invalid(self, agent_id: str, key: str, text: str) -> None:

@@ -171,3 +171,14 @@ def test_a_later_rule_with_the_same_id_replaces_the_earlier() -> None:
     engine.dispatch(ctx, res)
     assert res.feedback_keys("agent_0") == ["shout.second"]
     assert engine.parse("SHOUT hey") == Command("shout", ("hey",))
+
+
+def test_feedback_for_an_id_without_an_entry_creates_one() -> None:
+    """Spec rule-framework 5: adding feedback creates the agent's entry if it is missing (a pack
+    rule may address the world or an id the tick did not start with)."""
+    res = RuleResult(["agent_0"])
+    res.say("agent_9", "note.seen", "Someone saw this.")
+    res.fail("env", "env.refused", "Nothing to do.")
+    assert res.feedback_keys("agent_9") == ["note.seen"]
+    assert res.feedback_keys("env") == ["env.refused"] and res.action_ok["env"] is False
+    assert res.feedback_keys("agent_0") == []
