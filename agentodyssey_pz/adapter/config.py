@@ -89,6 +89,11 @@ def _optional_path(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         raise ConfigError(f"{attribute.name}: expected None or a path, got {value!r}")
 
 
+def _optional_positive_int(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is not None:
+        _positive_int(instance, attribute, value)
+
+
 def _slot_count(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if value is not None and (type(value) is not int or not 0 <= value <= MAX_EXPANSION_SLOTS):
         raise ConfigError(
@@ -138,6 +143,12 @@ class EnvConfig:
     render_map: str | None = attrs.field(default=None, validator=_optional_path)
     checkpoint_dir: str | None = attrs.field(default=None, validator=_optional_path)
     snapshot_every: int = attrs.field(default=100, validator=_positive_int)
+    # Every N ticks, the dependency graph's JSON summary is written to
+    # `<dep_graph_dir>/dep_graphs/dependency_graph_step_<tick>_dep.json` (spec dependency-tracker
+    # 1; setting it turns tracking on). `dep_graph_dir` None: the episode's checkpoint folder when
+    # journaling, else the current directory.
+    save_dep_graph_steps: int | None = attrs.field(default=None, validator=_optional_positive_int)
+    dep_graph_dir: str | None = attrs.field(default=None, validator=_optional_path)
     text_max_length: int = attrs.field(default=20000, validator=_positive_int)
     game: GameConfig = attrs.field(factory=GameConfig)
 

@@ -94,7 +94,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise TypeError("pass either an EnvConfig or keyword settings, not both")
         self.config = config
         self.render_mode = config.render_mode
-        self._tracker_factory = DependencyTracker if config.game.track_dependencies else None
+        tracking = config.game.track_dependencies or config.save_dep_graph_steps is not None
+        self._tracker_factory = DependencyTracker if tracking else None
         try:
             self.game = Game(
                 config.world,
@@ -206,6 +207,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._spare_slots.sync(self.game.world)
         self._last = result
         self.num_cycles += 1
+        every = self.config.save_dep_graph_steps
+        if every is not None and result.tick % every == 0:
+            self._save_dep_graph(result.tick)
         terminated = result.terminated
         truncated = self.num_cycles >= self.config.max_cycles and not terminated
         agents = self.agents
@@ -217,6 +221,18 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    def _save_dep_graph(self, tick: int) -> None:
+        """The dependency graph's JSON summary of this tick (spec dependency-tracker 1)."""
+        from pathlib import Path
+
+        from agentodyssey_pz.deps.export import write_summary
+
+        if self.game.tracker is None:
+            return
+        root = self.config.dep_graph_dir or self.checkpoint_folder or "."
+        name = f"dependency_graph_step_{tick}_dep.json"
+        write_summary(self.game.tracker, Path(root) / "dep_graphs" / name)
 
     # ------------------------------------------------------------------ checkpoints
     def _resume(self, path: Any) -> TickResult:

@@ -320,11 +320,22 @@ def _svg_arcs(o: dict[str, Any], intervals: list[dict[str, Any]], axis_y: int) -
 
 
 # ---------------------------------------------------------------------------- files
+def summary_text(tracker: DependencyTracker) -> str:
+    """The JSON summary as written: 2-space indent, non-ASCII kept (spec 1)."""
+    return json.dumps(summary(tracker), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_summary(tracker: DependencyTracker, path: str | Path) -> Path:
+    """The JSON summary, written atomically (folders made as needed)."""
+    write_atomically(path, summary_text(tracker))
+    return Path(path)
+
+
 def write_all(tracker: DependencyTracker, folder: str | Path, stem: str) -> dict[str, Path]:
     """Every format, each written once (atomically) into `folder`; returns format -> path."""
     folder = Path(folder)
     texts = {
-        f"{stem}_dep.json": json.dumps(summary(tracker), indent=2, ensure_ascii=False) + "\n",
+        f"{stem}_dep.json": summary_text(tracker),
         f"{stem}_node_link.json": json.dumps(node_link(tracker), indent=2, ensure_ascii=False),
         f"{stem}.dot": to_dot(tracker, "action"),
         f"{stem}_steps.dot": to_dot(tracker, "step"),

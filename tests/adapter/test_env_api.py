@@ -65,6 +65,7 @@ def test_every_keyword_reaches_the_env() -> None:
         ("render_mode", "rgb_array"),
         ("world_expansion", "no"), ("vector_reward", 1), ("valid_actions_in_info", "yes"),
         ("checkpoint_dir", 0), ("checkpoint_dir", ""), ("render_map", ["map.svg"]),
+        ("save_dep_graph_steps", 0), ("save_dep_graph_steps", 2.5), ("dep_graph_dir", 3),
     ],
 )  # fmt: skip
 def test_an_invalid_value_raises_config_error_naming_the_field(setting: str, value: object) -> None:

@@ -312,3 +312,55 @@ def test_no_export_mentions_the_root(tmp_path: Path) -> None:
     paths = random_game(60).export(tmp_path)
     for path in paths.values():
         assert ROOT not in path.read_text(encoding="utf-8"), path.name
+
+
+# ---------------------------------------------------------------------------- periodic export
+def play_discrete(env: Any, ticks: int, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    observations, _ = env.reset(seed=seed)
+    for _ in range(ticks):
+        observations, *_ = env.step(
+            {
+                a: rng.choice([int(i) for i in observations[a]["action_mask"].nonzero()[0]])
+                for a in env.agents
+            }
+        )
+
+
+def test_save_dep_graph_steps_writes_the_summary_every_n_ticks(tmp_path: Path) -> None:
+    """Spec 1: after every non-bootstrap tick whose number is a multiple of N, the JSON summary
+    goes to `dep_graphs/dependency_graph_step_<tick>_dep.json` (2-space indent)."""
+    import agentodyssey_pz
+
+    env = agentodyssey_pz.parallel_env(
+        num_agents=2, tutorial=False, save_dep_graph_steps=4, dep_graph_dir=str(tmp_path)
+    )
+    play_discrete(env, 9)
+    folder = tmp_path / "dep_graphs"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "dependency_graph_step_4_dep.json",
+        "dependency_graph_step_8_dep.json",
+    ]
+    text = (folder / "dependency_graph_step_8_dep.json").read_text(encoding="utf-8")
+    assert text.startswith('{\n  "edges"')
+    data = json.loads(text)
+    assert set(data) == {"edges", "step_hints", "steps"} and max(data["steps"]) == 7
+    assert env.unwrapped.game.tracker is not None  # the option turns tracking on
+
+
+def test_the_summary_goes_to_the_episode_folder_or_the_working_directory(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import agentodyssey_pz
+
+    journaled = agentodyssey_pz.parallel_env(
+        num_agents=1, tutorial=False, save_dep_graph_steps=2, checkpoint_dir=str(tmp_path / "ck")
+    )
+    play_discrete(journaled, 2)
+    episode = Path(journaled.unwrapped.checkpoint_folder)
+    assert (episode / "dep_graphs" / "dependency_graph_step_2_dep.json").is_file()
+    journaled.close()
+    monkeypatch.chdir(tmp_path)
+    plain = agentodyssey_pz.parallel_env(num_agents=1, tutorial=False, save_dep_graph_steps=2)
+    play_discrete(plain, 2)
+    assert (tmp_path / "dep_graphs" / "dependency_graph_step_2_dep.json").is_file()
