@@ -109,9 +109,10 @@ class DependencyTracker:
         name = agent.name
         if isinstance(command, Command):
             rule = game.engine.rules.get(command.verb)
+            # The node's rule is the verb as dispatched, `pick up` (spec 2.3), not its id.
             phrase = rule.verb if rule is not None else command.verb
             hint = " ".join([f"{name}: {phrase}", *command.params])
-            return self.process(game.tick_index, agent_id, command.verb, events, hint)
+            return self.process(game.tick_index, agent_id, phrase, events, hint)
         return self.process(game.tick_index, agent_id, INVALID_RULE, events, f"{name}: None")
 
     def record_step(self, game: Any, rule_name: str, events: Iterable[Any]) -> str:

@@ -85,16 +85,16 @@ def test_a_craft_chain_gives_exactly_the_expected_edges() -> None:
     play(game, CHAIN)
     tracker = game.tracker
     assert tracker.edges() == [
-        ("0:0:agent_0:pick_up", "1:0:agent_0:craft"),  # the pear made the cider
-        ("1:0:agent_0:craft", "2:0:agent_0:pick_up"),  # the cider was picked up ...
-        ("1:0:agent_0:craft", "3:0:agent_0:pick_up"),
-        ("2:0:agent_0:pick_up", "4:0:agent_0:craft"),  # ... and made the key
-        ("3:0:agent_0:pick_up", "4:0:agent_0:craft"),
+        ("0:0:agent_0:pick up", "1:0:agent_0:craft"),  # the pear made the cider
+        ("1:0:agent_0:craft", "2:0:agent_0:pick up"),  # the cider was picked up ...
+        ("1:0:agent_0:craft", "3:0:agent_0:pick up"),
+        ("2:0:agent_0:pick up", "4:0:agent_0:craft"),  # ... and made the key
+        ("3:0:agent_0:pick up", "4:0:agent_0:craft"),
     ]
     summary = tracker.to_dict()
     assert summary["edges"] == {
-        "pick_up -> craft": [[0, 1], [2, 4], [3, 4]],
-        "craft -> pick_up": [[1, 2], [1, 3]],
+        "pick up -> craft": [[0, 1], [2, 4], [3, 4]],
+        "craft -> pick up": [[1, 2], [1, 3]],
     }
     assert summary["steps"] == [-1, 0, 1, 2, 3, 4]
     assert summary["step_hints"]["1"] == ["agent_0: craft 2 cider", "agent_1: wait"]
@@ -109,7 +109,7 @@ def test_the_chain_also_hangs_from_the_root() -> None:
     play(game, CHAIN[:2])
     graph = game.tracker.graph
     # The pear existed at reset: the pick up depends on the root (kept, but never exported).
-    assert graph.has_edge(ROOT, "0:0:agent_0:pick_up")
+    assert graph.has_edge(ROOT, "0:0:agent_0:pick up")
     assert all(ROOT not in edge for edge in game.tracker.edges())
     assert graph.nodes[ROOT] == {"step": -1, "actor": "env", "rule": "init", "seq": 0, "hint": ""}
 
@@ -156,7 +156,7 @@ def test_utilize_is_a_read_only_dependency() -> None:
     game = tracked_game()
     play(game, ["pick up pear", "inspect pear", "drop pear"])
     tracker = game.tracker
-    pick, inspect, drop = "0:0:agent_0:pick_up", "1:0:agent_0:inspect", "2:0:agent_0:drop"
+    pick, inspect, drop = "0:0:agent_0:pick up", "1:0:agent_0:inspect", "2:0:agent_0:drop"
     assert tracker.edges() == [(pick, inspect), (pick, drop)]  # no inspect -> drop edge
     direct = DependencyTracker(strict=True)
     direct.spawn_tokens("obj_x", 3, ("hand", "h"), "P")
@@ -294,7 +294,7 @@ def test_every_reset_and_load_starts_a_fresh_tracker(tmp_path: Path) -> None:
     assert set(loaded.tracker.token_last.values()) == {ROOT}
     assert len(loaded.tracker.tokens_at("area", "area_gate", "obj_cider")) == 2
     play(loaded, ["pick up cider"])
-    assert loaded.tracker.graph.has_edge(ROOT, f"{loaded.tick_index - 1}:0:agent_0:pick_up")
+    assert loaded.tracker.graph.has_edge(ROOT, f"{loaded.tick_index - 1}:0:agent_0:pick up")
 
 
 # ---------------------------------------------------------------------------- conservation
