@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
 
 NO_COMMAND = ParseFailure("no command was given")
+BOOTSTRAP_COMMAND = "wait"  # the reference steps once with every agent waiting at reset
 
 
 def resolve_command(game: Game, action: Any) -> Command | ParseFailure:
@@ -118,23 +119,29 @@ def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstr
             start = len(events)
             rule.apply(ctx, res)
             tracker.record_step(game, rule.name, events[start:])
-    else:
-        for agent_id, agent in game.agents.items():
-            start = len(events)
-            command = act(game, agent, actions.get(agent_id), res)
-            tracker.record_action(game, agent_id, command, events[start:])
+        actions = bootstrap_actions(game)
+    for agent_id, agent in game.agents.items():
+        start = len(events)
+        command = act(game, agent, actions.get(agent_id), res)
+        tracker.record_action(game, agent_id, command, events[start:])
     for rule in game.step_rules:
         start = len(events)
         rule.apply(ctx, res)
         tracker.record_step(game, rule.name, events[start:])
 
 
+def bootstrap_actions(game: Game) -> dict[str, str]:
+    """What every agent does on the bootstrap tick: it waits (spec observations 4.1 step 8)."""
+    return dict.fromkeys(game.agent_ids, BOOTSTRAP_COMMAND)
+
+
 def run_rules(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstrap: bool) -> None:
-    """The rule phase: the actions (init rules when bootstrapping), then the step rules."""
+    """The rule phase: the actions (after the init rules, everyone waiting, when bootstrapping),
+    then the step rules."""
     if bootstrap:
         run_init_rules(game, res)
-    else:
-        run_actions(game, actions, res)
+        actions = bootstrap_actions(game)
+    run_actions(game, actions, res)
     run_step_rules(game, res)
 
 

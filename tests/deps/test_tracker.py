@@ -120,7 +120,9 @@ def test_every_rule_application_is_a_node_every_tick() -> None:
     assert game.tick({"agent_0": "dance badly"}).invalid["agent_0"]  # the others: no command
     steps = Counter(game.tracker.graph.nodes[n]["step"] for n in game.tracker.nodes())
     n_steps = len(game.step_rules)
-    assert steps == {-1: n_steps + len(game.init_rules), 0: 3 + n_steps, 1: 3 + n_steps}
+    # The bootstrap tick (-1) is a step with everyone waiting (spec observations 4.1 step 8).
+    assert steps == {-1: len(game.init_rules) + 3 + n_steps, 0: 3 + n_steps, 1: 3 + n_steps}
+    assert game.tracker.graph.nodes["-1:0:agent_0:wait"]["hint"] == "agent_0: wait"
     names = [n for n in game.tracker.nodes() if n.startswith("1:")]
     assert names[:3] == ["1:0:agent_0:invalid", "1:1:agent_1:invalid", "1:2:agent_2:invalid"]
     assert names[3:] == [f"1:{3 + i}:env:{rule.name}" for i, rule in enumerate(game.step_rules)]

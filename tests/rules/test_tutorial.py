@@ -188,7 +188,8 @@ def test_the_exit_needs_the_key_in_hand() -> None:
 def test_instructions_repeat_and_a_warning_follows_the_second_miss() -> None:
     game = Game("glasswick", 1)
     boot = game.reset(0)
-    assert boot.feedback_keys("agent_0") == ["tutorial.intro", "tutorial.instruction"]
+    # Everyone waits on the bootstrap tick (spec observations 4.1), then the tutorial starts.
+    assert boot.feedback_keys("agent_0") == ["wait.done", "tutorial.intro", "tutorial.instruction"]
     assert "Tutorial step 1 of 28: " in boot.feedback("agent_0")
     # The bootstrap tick already counted as one miss (spec 9.3), so the first idle tick warns.
     result = game.tick({"agent_0": "wait"})
