@@ -17,6 +17,8 @@ import networkx as nx
 from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.world.schema import COMBAT_ACTIONS, UNLOCK_USAGES
 
+FALLBACK_KEY = "obj_key"  # what the base `enter` accepts for a path locked without a key
+
 if TYPE_CHECKING:
     from agentodyssey_pz.world.validate import Parsed
 
@@ -313,7 +315,13 @@ def check_graph(p: Parsed, problems: Problems) -> None:
             elif usage.get(conn.key) not in UNLOCK_USAGES:
                 problems.warn(f"{path}.key", f"key '{conn.key}' does not have usage 'unlock'")
         elif conn.locked:
-            problems.warn(f"{path}.locked", "a locked path without a key")
+            # The base `enter` opens a keyless lock with the well-known `obj_key` (spec 7, 13.12).
+            opens = (
+                "it opens with obj_key"
+                if FALLBACK_KEY in p.declared_objects
+                else "it would open with obj_key, which this world does not define: it never opens"
+            )
+            problems.warn(f"{path}.locked", f"a locked path without a key ({opens})")
         if conn.source in p.declared_areas and conn.to in p.declared_areas:
             links.add_edge(conn.source, conn.to)
     spawn = _spawn_area(p)

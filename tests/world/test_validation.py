@@ -90,6 +90,17 @@ def replace_all(value: Any) -> Mutation:
     return mutate
 
 
+def rename_id(old: str, new: str) -> Mutation:
+    """Rename an id everywhere in the file (definitions and references alike)."""
+
+    def mutate(raw: Raw) -> None:
+        renamed = json.loads(json.dumps(raw).replace(f'"{old}"', f'"{new}"'))
+        raw.clear()
+        raw.update(renamed)
+
+    return mutate
+
+
 def mutated(mutation: Mutation) -> Any:
     raw = load_raw("tiny_world.json")
     mutation(raw)
@@ -745,8 +756,17 @@ WARNINGS = [
     pytest.param(
         graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
         "$.graph.connections[2].locked",
-        "a locked path without a key",
+        "a locked path without a key (it opens with obj_key)",
         id="locked-without-key",
+    ),
+    pytest.param(
+        combine(
+            rename_id("obj_key", "obj_latchkey"),
+            graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
+        ),
+        "$.graph.connections[2].locked",
+        "which this world does not define: it never opens",
+        id="locked-without-key-and-no-obj-key",
     ),
     pytest.param(
         graph(
