@@ -31,6 +31,19 @@ def rules_dir() -> Path:
     return bundled_root() / "rules"
 
 
+BASE_PACK = "base"  # the default rule pack, always loaded first
+
+
+def bundled_pack_names() -> list[str]:
+    """Names of the bundled rule packs a world may ask for (`features.rule_packs`), sorted; the
+    base pack, always loaded, is not among them."""
+    return sorted(
+        p.name
+        for p in rules_dir().iterdir()
+        if p.is_dir() and p.name not in (BASE_PACK, "__pycache__")
+    )
+
+
 def default_quest_file(section: str) -> Path:
     """The project's default data for a quest section (main_quest, side_quests, tutorial)."""
     return worlds_dir() / "defaults" / f"{section}.json"

@@ -19,7 +19,7 @@ from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.engine.tick import run_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
 from agentodyssey_pz.errors import ConfigError
-from agentodyssey_pz.resources import rules_dir
+from agentodyssey_pz.resources import BASE_PACK, rules_dir
 from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
 from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
@@ -31,7 +31,6 @@ from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.synthesis import SynthesisOptions
 from agentodyssey_pz.world.world import World
 
-BASE_PACK = "base"
 OPTIONAL_RULE_SETS = ("main_quest", "side_quest", "tutorial")
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.errors import ConfigError
-from agentodyssey_pz.resources import resolve_world_file
+from agentodyssey_pz.resources import resolve_world_file, rules_dir
 from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.validate import load_definition, read_json
 
@@ -53,26 +53,34 @@ def procedural_pack(spec: str) -> WorldPack:
     except ValueError as exc:
         raise ConfigError(f"world: {spec!r}: the seed after the preset must be an integer") from exc
     definition = parse_definition(generate_definition(preset, seed), source=spec)
-    return WorldPack(definition, name=f"{preset}-{seed}", source=spec)
+    return WorldPack(
+        definition, name=f"{preset}-{seed}", source=spec, rule_packs=bundled_packs(definition)
+    )
+
+
+def bundled_packs(definition: WorldDefinition) -> tuple[str, ...]:
+    """The folders of the bundled rule packs the world names in `features.rule_packs` (names the
+    loader has checked against `bundled_pack_names`)."""
+    return tuple(str(rules_dir() / name) for name in definition.features.rule_packs or ())
 
 
 def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack) -> WorldPack:
     if isinstance(world, WorldPack):
         return world
     if isinstance(world, WorldDefinition):
-        return WorldPack(world, name="custom")
+        return WorldPack(world, name="custom", rule_packs=bundled_packs(world))
     if isinstance(world, str) and world.startswith(PROCGEN_PREFIX):
         return procedural_pack(world)
     file = resolve_world_file(world)
     folder = file.parent if file.name == "world.json" else None
     definition = load_definition(file)
     quest_data = None
-    rule_packs: tuple[str, ...] = ()
+    rule_packs = bundled_packs(definition)
     if folder is not None:
         if (folder / QUEST_FILE).is_file():
             quest_data = read_json(folder / QUEST_FILE)
         if (folder / RULES_FOLDER).is_dir():
-            rule_packs = (str(folder / RULES_FOLDER),)
+            rule_packs += (str(folder / RULES_FOLDER),)
     if quest_data is None:
         quest_data = definition.extras.get("quests")
     name = folder.name if folder is not None else Path(file).stem

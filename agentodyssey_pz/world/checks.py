@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from agentodyssey_pz.errors import Problems
+from agentodyssey_pz.resources import bundled_pack_names
 from agentodyssey_pz.world.schema import COMBAT_ACTIONS, UNLOCK_USAGES
 
 FALLBACK_KEY = "obj_key"  # what the base `enter` accepts for a path locked without a key
@@ -345,6 +346,24 @@ def check_custom_events(p: Parsed, problems: Problems) -> None:
             problems.warn(f"$.custom_events[{i}]", f"unknown custom event '{event}' (ignored)")
 
 
+def check_rule_packs(p: Parsed, problems: Problems) -> None:
+    """`features.rule_packs` names bundled packs only (never paths: code is loaded only from the
+    package or from folders the user names)."""
+    names = p.features.rule_packs if p.features is not None else None
+    if not names:
+        return
+    known = bundled_pack_names()
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        path = f"$.features.rule_packs[{i}]"
+        if name not in known:
+            listed = ", ".join(known) or "none"
+            problems.error(path, f"unknown bundled rule pack '{name}' (bundled: {listed})")
+        elif name in seen:
+            problems.warn(path, f"rule pack '{name}' is named twice")
+        seen.add(name)
+
+
 def check_required_ids(p: Parsed, problems: Problems, required: tuple[str, ...]) -> None:
     for oid in required:
         if oid not in p.declared_objects:
@@ -363,6 +382,7 @@ CHECKS: tuple[Callable[[Parsed, Problems], None], ...] = (
     check_graph,
     check_unused_materials,
     check_custom_events,
+    check_rule_packs,
 )
 
 

@@ -241,6 +241,9 @@ class Features:
     online_expansion: bool = False
     expansion_model: str | None = _absent()
     show_crafting_recipes: bool = True
+    # Ours, not the reference's: bundled rule packs (`rules/<name>/`) the world plays with, by
+    # name (e.g. "lockpicking"); loaded after the base pack, before a world folder's own.
+    rule_packs: tuple[str, ...] | None = _absent()
     extras: dict[str, Any] = _extras()
 
 

@@ -22,8 +22,8 @@ from agentodyssey_pz.engine.state import game_state_data, state_hash
 from agentodyssey_pz.engine.worldpack import load_world_pack
 from agentodyssey_pz.observe.masks import valid_actions
 from agentodyssey_pz.observe.text import tick_observation
-from agentodyssey_pz.resources import DEFAULT_WORLD, resolve_world_file
-from agentodyssey_pz.world.validate import load_definition
+from agentodyssey_pz.resources import DEFAULT_WORLD, resolve_world_file, rules_dir
+from agentodyssey_pz.world.validate import load_definition, parse_definition
 
 PACKDEMO = DATA / "worlds" / "packdemo"
 
@@ -72,6 +72,25 @@ def test_a_bundled_name_and_default(name: str) -> None:
 def test_an_unknown_world_names_the_bundled_ones() -> None:
     with pytest.raises(FileNotFoundError, match=f"default.*{DEFAULT_WORLD}"):
         Game("no_such_world", 1)
+
+
+@pytest.mark.parametrize("source", ["file", "folder", "definition", "procgen"])
+def test_a_world_plays_with_the_bundled_packs_it_names(source: str, tmp_path: Path) -> None:
+    """`features.rule_packs` names bundled packs (rules/<name>/), whatever form the world takes;
+    they load after the base pack and before the world folder's own."""
+    raw = json.loads(Path(TINY).read_text(encoding="utf-8"))
+    raw.setdefault("features", {})["rule_packs"] = ["lockpicking"]
+    (tmp_path / "world.json").write_text(json.dumps(raw), encoding="utf-8")
+    world: Any = {
+        "file": tmp_path / "world.json",
+        "folder": tmp_path,
+        "definition": parse_definition(raw),
+        "procgen": "procgen:small:3",
+    }[source]
+    game = Game(world, 1)
+    assert game.pack.rule_packs[0] == str(rules_dir() / "lockpicking")
+    assert "lockpick" in game.engine.rules and "lockpick" in game.engine.verb_list
+    assert "lockpick" not in Game(TINY, 1).engine.rules
 
 
 def test_a_folder_without_rules_or_quests(tmp_path: Path) -> None:

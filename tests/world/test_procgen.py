@@ -289,7 +289,7 @@ def test_spawn_holds_the_starting_kit(preset: str, seed: int) -> None:
     ]
     assert kinds == expected and set(counts.values()) == {1}
     assert world["custom_events"] == ["main_quest", "side_quest"]
-    assert world["features"] == {"online_expansion": False}
+    assert world["features"] == {"online_expansion": False, "rule_packs": ["lockpicking"]}
 
 
 def _npcs_by_kind(world: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:

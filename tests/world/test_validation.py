@@ -139,6 +139,25 @@ MALFORMED = [
     pytest.param(
         drop(*PLACE, 0, "id"), "$.entities.places[0].id", "missing required key", id="place-id"
     ),
+    # `features.rule_packs` names bundled packs only: never a path, never an unknown name.
+    pytest.param(
+        put("features", value={"rule_packs": ["../../evil"]}),
+        "$.features.rule_packs[0]",
+        "unknown bundled rule pack '../../evil' (bundled: lockpicking)",
+        id="rule-pack-path",
+    ),
+    pytest.param(
+        put("features", value={"rule_packs": ["base"]}),
+        "$.features.rule_packs[0]",
+        "unknown bundled rule pack 'base'",
+        id="rule-pack-base",
+    ),
+    pytest.param(
+        put("features", value={"rule_packs": "lockpicking"}),
+        "$.features.rule_packs",
+        "expected a list",
+        id="rule-packs-not-a-list",
+    ),
     # `type` is stored, not interpreted, but required in world files (spec 2.1, 2.2).
     pytest.param(
         drop(*PLACE, 0, "type"),

@@ -69,7 +69,8 @@ def generate_definition(preset: str | ProcgenSpec, seed: int) -> dict[str, Any]:
             "undistributable_objects": build.undistributable,
         },
         "custom_events": list(spec.custom_events),
-        "features": {"online_expansion": False},
+        # Every preset has lockpicks: the bundled pack gives them their verb.
+        "features": {"online_expansion": False, "rule_packs": ["lockpicking"]},
     }
 
 

@@ -1,6 +1,9 @@
-"""Cinderdeep's rule pack: `lockpick <area>`, picking the lock of a path with a tool in hand.
+"""Rule pack `lockpicking`: `lockpick <area>`, picking the lock of a path with a tool in hand.
 
-The base `enter` opens a lock only with its key (spec actions 5: lockpicks are a pack feature).
+The base `enter` opens a lock only with its key (spec actions 5: lockpicks are a pack feature). A
+world plays with this pack by naming it in `features.rule_packs` (cinderdeep and the procedural
+presets do).
+
 This is the reference's `lockpick` verb of its generated game `remnant` (spec rule-packs 1): with a
 locked path to the named neighbour and a lockpick (usage `lockpick`) or a tension wrench (usage
 `tension_wrench`) in hand, one try: it succeeds with probability 0.2 with a lockpick (0.1 with only

@@ -1,9 +1,10 @@
-"""Cinderdeep's rule pack verb `lockpick <area>` (spec rule-packs 1, the `remnant` game's verb).
+"""The bundled rule pack `lockpicking` (rules/lockpicking/): `lockpick <area>`, the `remnant` game's
+verb (spec rule-packs 1), played here on cinderdeep, which names the pack in `features.rule_packs`.
 
-Lockpicks open no lock through `enter` (spec actions 5's recommendation); in cinderdeep the pack
-verb picks a locked path with a tool in hand: 0.2 with a lockpick, 0.1 with only a tension wrench,
-the tool used up either way, a failure noisy and hurting for 1 HP with probability 0.25. Each try's
-outcome is checked against a copy of the game's generator, so every number is exact.
+Lockpicks open no lock through `enter` (spec actions 5's recommendation); the pack's verb picks a
+locked path with a tool in hand: 0.2 with a lockpick, 0.1 with only a tension wrench, the tool used
+up either way, a failure noisy and hurting for 1 HP with probability 0.25. Each try's outcome is
+checked against a copy of the game's generator, so every number is exact.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def name(game: Game, area_id: str) -> str:
     return game.world.areas[area_id].name
 
 
-def test_the_pack_is_cinderdeeps_own_and_enter_ignores_lockpicks() -> None:
+def test_cinderdeep_plays_with_the_pack_and_enter_ignores_lockpicks() -> None:
     game, _, there = stage()
     assert game.engine.rules["lockpick"].verb == "lockpick"
     give(game, "agent_0", RAKE)
