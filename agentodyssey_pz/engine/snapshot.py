@@ -20,7 +20,7 @@ import cattrs
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.state import canonical_json, game_state_data
-from agentodyssey_pz.errors import CheckpointError, DataError
+from agentodyssey_pz.errors import CheckpointError, ConfigError, DataError
 from agentodyssey_pz.rules.rewards import RewardBreakdown
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.rng import rng_from_data
@@ -231,7 +231,7 @@ def _whole_number(state: dict[str, Any], key: str) -> int:
 def trusted_world(data: dict[str, Any], source: str) -> Any:
     """The world to rebuild a saved game from, without loading code a file points at: a bundled
     world or a procedural preset by name, else the definition stored in the snapshot."""
-    from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, WorldPack
+    from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, WorldPack, bundled_packs
     from agentodyssey_pz.resources import bundled_world_names
     from agentodyssey_pz.world.schema import CONVERTER, WorldDefinition
 
@@ -241,21 +241,23 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
         return name
     if bundled in bundled_world_names() and _is_bundled_source(name, bundled):
         return bundled
-    own_packs = [p for p in data.get("world_rule_packs", []) if p]
+    try:
+        definition = CONVERTER.structure(data["definition"], WorldDefinition)
+        bundled_rules = bundled_packs(definition)  # by name only: the package's own packs
+    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError, ConfigError) as exc:
+        raise CheckpointError(f"{source}: the saved world definition is malformed: {exc}") from exc
+    own_packs = [p for p in data.get("world_rule_packs", []) if p and p not in bundled_rules]
     if own_packs:
         raise CheckpointError(
             f"{source}: the world had its own rule pack ({own_packs[0]}); pass world=<its folder> "
             "to load it"
         )
-    try:
-        definition = CONVERTER.structure(data["definition"], WorldDefinition)
-    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as exc:
-        raise CheckpointError(f"{source}: the saved world definition is malformed: {exc}") from exc
     return WorldPack(
         definition,
         name=str(bundled or "saved"),
         source=name or None,
         quest_data=data.get("quest_data"),
+        rule_packs=bundled_rules,
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.errors import ConfigError
-from agentodyssey_pz.resources import resolve_world_file, rules_dir
+from agentodyssey_pz.resources import bundled_pack_names, resolve_world_file, rules_dir
 from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.validate import load_definition, read_json
 
@@ -59,9 +59,18 @@ def procedural_pack(spec: str) -> WorldPack:
 
 
 def bundled_packs(definition: WorldDefinition) -> tuple[str, ...]:
-    """The folders of the bundled rule packs the world names in `features.rule_packs` (names the
-    loader has checked against `bundled_pack_names`)."""
-    return tuple(str(rules_dir() / name) for name in definition.features.rule_packs or ())
+    """The folders of the bundled rule packs the world names in `features.rule_packs`. Checked
+    again here, as a definition may not have come through the loader (built in code, or read
+    from a snapshot): only a bundled pack's name ever becomes a folder to load code from."""
+    names = definition.features.rule_packs or ()
+    known = bundled_pack_names()
+    for name in names:
+        if name not in known:
+            raise ConfigError(
+                f"world: features.rule_packs names {name!r}, which is not a bundled rule pack "
+                f"(bundled: {', '.join(known) or 'none'})"
+            )
+    return tuple(str(rules_dir() / name) for name in names)
 
 
 def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack) -> WorldPack:

@@ -147,6 +147,34 @@ def test_a_custom_world_is_rebuilt_from_the_definition_inside_the_snapshot(tmp_p
     continue_both(game, loaded, SEED, 60)
 
 
+def test_a_custom_world_keeps_the_bundled_packs_it_names(tmp_path: Path) -> None:
+    """A custom world naming `lockpicking` loads with it again from the snapshot alone: a bundled
+    pack is rebuilt from its name, never from a path stored in the file."""
+    raw = load_raw("tiny_world.json")
+    raw.setdefault("features", {})["rule_packs"] = ["lockpicking"]
+    game = Game(parse_definition(raw), 2)
+    game.reset(SEED)
+    play_until(game, SEED, 20)
+    game.save(tmp_path / "custom.json")
+    loaded = Game.load(tmp_path / "custom.json")
+    assert "lockpick" in loaded.engine.rules and state_hash(loaded) == state_hash(game)
+    continue_both(game, loaded, SEED, 20)
+
+
+@pytest.mark.parametrize("name", ["../../tests/data/packs/smite", "/tmp", "base", "nope"])
+def test_a_snapshot_naming_no_bundled_pack_loads_no_code(name: str, tmp_path: Path) -> None:
+    """An edited snapshot cannot make the loader import code from a path it names."""
+    raw = load_raw("tiny_world.json")
+    raw.setdefault("features", {})["rule_packs"] = ["lockpicking"]
+    game = Game(parse_definition(raw), 1)
+    game.reset(SEED)
+    path = tmp_path / "custom.json"
+    game.save(path)
+    edit_snapshot(path, lambda d: d["definition"]["features"].update(rule_packs=[name]))
+    with pytest.raises(CheckpointError, match="not a bundled rule pack"):
+        Game.load(path)
+
+
 # ---------------------------------------------------------------------------- atomic writes
 def half_writer(target: Path, old: str | None) -> Any:
     """An `os.write` that writes half of what it is given, checks what a reader of the target

@@ -14,12 +14,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from harness import DATA, TINY
 
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.engine.state import game_state_data, state_hash
 from agentodyssey_pz.engine.worldpack import load_world_pack
+from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.masks import valid_actions
 from agentodyssey_pz.observe.text import tick_observation
 from agentodyssey_pz.resources import DEFAULT_WORLD, resolve_world_file, rules_dir
@@ -91,6 +93,16 @@ def test_a_world_plays_with_the_bundled_packs_it_names(source: str, tmp_path: Pa
     assert game.pack.rule_packs[0] == str(rules_dir() / "lockpicking")
     assert "lockpick" in game.engine.rules and "lockpick" in game.engine.verb_list
     assert "lockpick" not in Game(TINY, 1).engine.rules
+
+
+def test_a_definition_built_in_code_cannot_name_a_path_as_a_pack() -> None:
+    """The loader refuses such a name; a definition built in code is checked again at use."""
+    definition = load_definition(TINY)
+    bad = attrs.evolve(
+        definition, features=attrs.evolve(definition.features, rule_packs=("../packs",))
+    )
+    with pytest.raises(ConfigError, match="not a bundled rule pack"):
+        Game(bad, 1)
 
 
 def test_a_folder_without_rules_or_quests(tmp_path: Path) -> None:
