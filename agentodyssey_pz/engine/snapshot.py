@@ -58,8 +58,9 @@ def _constants(game: Game) -> dict[str, Any]:
             "fingerprint": digest,
             "world_source": game.pack.source,
             "world_name": game.pack.name,
-            # The world folder's own pack (the config's extra packs are in "config").
-            "world_rule_packs": [str(p) for p in game.pack.rule_packs],
+            # The world folder's own pack: bundled packs are named in the definition's features,
+            # so they load in any install; the config's extra packs are in "config".
+            "world_rule_packs": _folder_packs(game.pack),
             "agent_ids": list(game.agent_ids),
             "config": _CONVERTER.unstructure(game.config),  # frozen: fixed for the game's life
             "quest_data": game.pack.quest_data,
@@ -246,7 +247,10 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
         bundled_rules = bundled_packs(definition)  # by name only: the package's own packs
     except (cattrs.BaseValidationError, TypeError, ValueError, KeyError, ConfigError) as exc:
         raise CheckpointError(f"{source}: the saved world definition is malformed: {exc}") from exc
-    own_packs = [p for p in data.get("world_rule_packs", []) if p and p not in bundled_rules]
+    saved_packs = data.get("world_rule_packs", [])
+    if not isinstance(saved_packs, list) or not all(isinstance(p, str) for p in saved_packs):
+        raise CheckpointError(f"{source}: world_rule_packs: expected a list of folder paths")
+    own_packs = [p for p in saved_packs if p and p not in bundled_rules]
     if own_packs:
         raise CheckpointError(
             f"{source}: the world had its own rule pack ({own_packs[0]}); pass world=<its folder> "
@@ -259,6 +263,14 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
         quest_data=data.get("quest_data"),
         rule_packs=bundled_rules,
     )
+
+
+def _folder_packs(pack: Any) -> list[str]:
+    """The rule packs a world brings from its own folder (not the bundled ones it names)."""
+    from agentodyssey_pz.engine.worldpack import bundled_packs
+
+    bundled = set(bundled_packs(pack.definition))
+    return [str(p) for p in pack.rule_packs if str(p) not in bundled]
 
 
 def _is_bundled_source(source: str, name: str) -> bool:

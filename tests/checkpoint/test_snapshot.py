@@ -161,7 +161,34 @@ def test_a_custom_world_keeps_the_bundled_packs_it_names(tmp_path: Path) -> None
     continue_both(game, loaded, SEED, 20)
 
 
-@pytest.mark.parametrize("name", ["../../tests/data/packs/smite", "/tmp", "base", "nope"])
+def test_a_snapshot_with_bundled_packs_loads_in_another_install(tmp_path: Path) -> None:
+    """Saved elsewhere (another checkout, venv or machine), a cinderdeep game no longer matches
+    this install's world file, so it is rebuilt from its stored definition - and the bundled pack
+    it names comes back by name: the snapshot keeps no path to it."""
+    game = Game("cinderdeep", 1)
+    game.reset(SEED)
+    play_until(game, SEED, 10)
+    path = tmp_path / "c.json"
+    game.save(path)
+    assert json.loads(path.read_text(encoding="utf-8"))["world_rule_packs"] == []
+    edit_snapshot(path, lambda d: d.update(world_source="/elsewhere/worlds/cinderdeep/world.json"))
+    loaded = Game.load(path)
+    assert "lockpick" in loaded.engine.rules and state_hash(loaded) == state_hash(game)
+    continue_both(game, loaded, SEED, 10)
+
+
+@pytest.mark.parametrize("packs", [5, None, "rules", [3]])
+def test_malformed_world_rule_packs_are_refused(packs: Any, tmp_path: Path) -> None:
+    game = Game(parse_definition(load_raw("tiny_world.json")), 1)
+    game.reset(SEED)
+    path = tmp_path / "custom.json"
+    game.save(path)
+    edit_snapshot(path, lambda d: d.update(world_rule_packs=packs))
+    with pytest.raises(CheckpointError, match="world_rule_packs"):
+        Game.load(path)
+
+
+@pytest.mark.parametrize("name", ["../tests/data/packs/smite", "/tmp", "base", "nope"])
 def test_a_snapshot_naming_no_bundled_pack_loads_no_code(name: str, tmp_path: Path) -> None:
     """An edited snapshot cannot make the loader import code from a path it names."""
     raw = load_raw("tiny_world.json")
