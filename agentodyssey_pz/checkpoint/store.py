@@ -130,17 +130,24 @@ def resume(
     reward_function: Any = None,
     snapshot_every: int | None = 100,
     tracker_factory: Any = None,
+    expansion_generator: Any = None,
 ) -> Game:
     """Rebuild the game saved in a checkpoint folder and replay its journal.
 
-    With `snapshot_every`, journaling continues in the same folder (a fresh snapshot first)."""
+    With `snapshot_every`, journaling continues in the same folder (a fresh snapshot first). Code
+    the game was given (rule packs, reward function, tracker factory, expansion generator) is
+    named again here, as for `Game.load`."""
     folder = Path(folder)
     ticks = snapshot_ticks(folder)
     if not ticks:
         raise CheckpointError(f"{folder}: no snapshot found (expected snapshot-<tick>.json files)")
-    game, start = _newest_loadable(
-        folder, ticks, world, rule_packs, reward_function, tracker_factory
-    )
+    code = {
+        "rule_packs": rule_packs,
+        "reward_function": reward_function,
+        "tracker_factory": tracker_factory,
+        "expansion_generator": expansion_generator,
+    }
+    game, start = _newest_loadable(folder, ticks, world, code)
     for tick in (t for t in journal_ticks(folder) if t >= start):
         for record in read_journal(journal_path(folder, tick)):
             if record["t"] <= game.tick_index:
@@ -162,22 +169,14 @@ def resume(
 
 
 def _newest_loadable(
-    folder: Path,
-    ticks: list[int],
-    world: Any,
-    rule_packs: Sequence[str],
-    reward_function: Any,
-    tracker_factory: Any,
+    folder: Path, ticks: list[int], world: Any, code: dict[str, Any]
 ) -> tuple[Game, int]:
+    """The newest snapshot that loads, with the code the game was given (`Game.load`'s keyword
+    arguments), and its tick."""
     errors = []
     for tick in ticks:
         try:
-            game = Game.load(
-                snapshot_path(folder, tick),
-                world,
-                rule_packs=rule_packs,
-                reward_function=reward_function,
-            )
+            game = Game.load(snapshot_path(folder, tick), world, **code)
             return game, tick
         except CheckpointError as exc:
             if "another world definition" in str(exc) or "rule pack" in str(exc):

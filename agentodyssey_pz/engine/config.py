@@ -90,6 +90,8 @@ class GameConfig:
     tutorial: bool | None = _optional_bool()
     main_quest: bool | None = _optional_bool()
     side_quest: bool | None = _optional_bool()
+    # World expansion: True brings the offline procedural generator; None follows the world's
+    # `online_expansion` only when the Game is given a generator (none by default).
     world_expansion: bool | None = _optional_bool()
     # Progression (spec: rewards-and-progression section 4).
     start_hp: int = attrs.field(default=100, validator=[_check_type(int), _positive])

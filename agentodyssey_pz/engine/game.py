@@ -198,12 +198,15 @@ class Game:
         rule_packs: Sequence[str] = (),
         reward_function: RewardFunction | None = None,
         tracker_factory: Callable[[], Any] | None = None,
+        expansion_generator: Callable[[World, int], Any] | None = None,
     ) -> Game:
         """A game continuing exactly where `save` left it.
 
         A bundled or procedural world is rebuilt from its name; any other world from the
         definition inside the snapshot. A world with its own rule pack, or a game with extra rule
-        packs, needs them named again here (code is never loaded from a path read from a file)."""
+        packs, needs them named again here (code is never loaded from a path read from a file);
+        so does an expansion generator the game was given (`world_expansion=True`'s offline one
+        comes back by itself)."""
         from agentodyssey_pz.engine.snapshot import config_of, read_snapshot, restore, trusted_world
 
         data = read_snapshot(path)
@@ -218,7 +221,12 @@ class Game:
         if world is None:
             world = trusted_world(data, str(path))
         game = cls(
-            world, data["agent_ids"], config, reward_function, tracker_factory=tracker_factory
+            world,
+            data["agent_ids"],
+            config,
+            reward_function,
+            expansion_generator=expansion_generator,
+            tracker_factory=tracker_factory,
         )
         restore(game, data, source=str(path))
         return game

@@ -316,12 +316,15 @@ def check_graph(p: Parsed, problems: Problems) -> None:
             elif usage.get(conn.key) not in UNLOCK_USAGES:
                 problems.warn(f"{path}.key", f"key '{conn.key}' does not have usage 'unlock'")
         elif conn.locked:
-            # The base `enter` opens a keyless lock with the well-known `obj_key` (spec 7, 13.12).
-            opens = (
-                "it opens with obj_key"
-                if FALLBACK_KEY in p.declared_objects
-                else "it would open with obj_key, which this world does not define: it never opens"
-            )
+            # The base `enter` opens a keyless lock with the well-known `obj_key` (spec 7, 13.12);
+            # the lockpicking pack picks any lock.
+            picks = "lockpicking" in ((p.features.rule_packs or ()) if p.features else ())
+            if FALLBACK_KEY in p.declared_objects:
+                opens = "it opens with obj_key" + (" or a picked lock" if picks else "")
+            elif picks:
+                opens = "this world has no obj_key: only a picked lock opens it"
+            else:
+                opens = "only obj_key would open it, and this world has none"
             problems.warn(f"{path}.locked", f"a locked path without a key ({opens})")
         if conn.source in p.declared_areas and conn.to in p.declared_areas:
             links.add_edge(conn.source, conn.to)

@@ -32,7 +32,7 @@ from agentodyssey_pz.world.strict_json import (
 OMIT_IF_NONE = "omit_if_none"
 
 COMBAT_ACTIONS = ("attack", "defend", "wait")
-UNLOCK_USAGES = ("unlock", "lockpick")  # object usages that open a locked path
+UNLOCK_USAGES = ("unlock", "lockpick")  # usages of the "unlock pool" that synthesis distributes
 # The base engine's pattern for an enemy whose definition has no `combat_pattern` key.
 DEFAULT_ENEMY_PATTERN = ("attack", "defend", "attack", "wait")
 

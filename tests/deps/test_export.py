@@ -364,3 +364,20 @@ def test_the_summary_goes_to_the_episode_folder_or_the_working_directory(
     plain = agentodyssey_pz.parallel_env(num_agents=1, tutorial=False, save_dep_graph_steps=2)
     play_discrete(plain, 2)
     assert (tmp_path / "dep_graphs" / "dependency_graph_step_2_dep.json").is_file()
+
+
+def test_the_summary_goes_on_after_resuming_a_checkpoint_folder(tmp_path: Path) -> None:
+    """The resumed game keeps its tracker (it was dropped on a folder resume before)."""
+    import agentodyssey_pz
+
+    settings = {"num_agents": 1, "tutorial": False, "save_dep_graph_steps": 2}
+    first = agentodyssey_pz.parallel_env(checkpoint_dir=str(tmp_path / "ck"), **settings)
+    play_discrete(first, 2)
+    folder = first.unwrapped.checkpoint_folder
+    first.close()
+    again = agentodyssey_pz.parallel_env(dep_graph_dir=str(tmp_path / "out"), **settings)
+    again.reset(options={"resume": folder})
+    assert again.unwrapped.game.tracker is not None
+    for _ in range(2):
+        again.step({"agent_0": "wait"})
+    assert (tmp_path / "out" / "dep_graphs" / "dependency_graph_step_4_dep.json").is_file()

@@ -366,3 +366,31 @@ def test_with_a_real_tutorial_the_rooms_are_not_part_of_the_world_to_explore() -
     assert agent(game, "agent_1").area_id in rooms
     state = game.world.auxiliary["world_expansion"]
     assert state["count"] == 1 and state["total_areas"] == len(game.world.areas) - len(rooms)
+
+
+@pytest.mark.parametrize("how", ["Game.load", "resume"])
+def test_a_given_generator_is_given_again_on_load(how: str, tmp_path: Any) -> None:
+    """A generator is code, never saved: loading names it again (as rule packs); without it the
+    world's flag alone does nothing, as at the start."""
+    from agentodyssey_pz.checkpoint import CheckpointWriter, resume
+
+    raw = load_raw("tiny_world.json")
+    raw["features"] = {"online_expansion": True}
+    game = Game(parse_definition(raw), 1, expansion_generator=fixed_spec)
+    game.reset(0)
+    if how == "Game.load":
+        game.save(tmp_path / "g.json")
+
+        def load(**kw: Any) -> Game:
+            return Game.load(tmp_path / "g.json", **kw)
+    else:
+        CheckpointWriter(game, tmp_path / "run", 100).close()
+
+        def load(**kw: Any) -> Game:
+            return resume(tmp_path / "run", snapshot_every=None, **kw)
+
+    assert load(expansion_generator=fixed_spec).expansion_enabled()
+    assert not load().expansion_enabled()
+    grown = load(expansion_generator=fixed_spec)
+    explore(grown, "agent_0", TINY_AREAS[1:])
+    assert "area_xq_dell" in grown.world.areas

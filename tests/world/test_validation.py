@@ -784,8 +784,18 @@ WARNINGS = [
             graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
         ),
         "$.graph.connections[2].locked",
-        "which this world does not define: it never opens",
+        "only obj_key would open it, and this world has none",
         id="locked-without-key-and-no-obj-key",
+    ),
+    pytest.param(
+        combine(
+            rename_id("obj_key", "obj_latchkey"),
+            put("features", value={"rule_packs": ["lockpicking"]}),
+            graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
+        ),
+        "$.graph.connections[2].locked",
+        "this world has no obj_key: only a picked lock opens it",
+        id="locked-without-key-picked-only",
     ),
     pytest.param(
         graph(
