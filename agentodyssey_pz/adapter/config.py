@@ -94,6 +94,11 @@ def _optional_positive_int(instance: Any, attribute: attrs.Attribute, value: Any
         _positive_int(instance, attribute, value)
 
 
+def _optional_callable(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if value is not None and not callable(value):
+        raise ConfigError(f"{attribute.name}: expected None or a callable, got {value!r}")
+
+
 def _slot_count(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if value is not None and (type(value) is not int or not 0 <= value <= MAX_EXPANSION_SLOTS):
         raise ConfigError(
@@ -131,6 +136,10 @@ class EnvConfig:
     max_cycles: int = attrs.field(default=1000, validator=_positive_int)
     tutorial: bool | None = attrs.field(default=None, validator=_optional_bool)
     world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)
+    # `(world, seed) -> expansion spec` (e.g. a language-model one): the world grows with it when
+    # its `online_expansion` is on or world_expansion=True; None: the offline procedural generator
+    # with world_expansion=True, else no expansion.
+    expansion_generator: Any = attrs.field(default=None, validator=_optional_callable)
     # Spare observation and catalogue slots per kind (areas, places, object kinds, NPC prototypes)
     # for what world expansion adds; None: DEFAULT_EXPANSION_SLOTS when expansion is on, else 0.
     expansion_slots: int | None = attrs.field(default=None, validator=_slot_count)

@@ -13,7 +13,8 @@ definition (wait, defend, enter each area, pick up / drop / equip / unequip / in
 kind, craft 1 of each craftable, attack / talk to each NPC prototype, buy / sell 1 of each tradable
 object, store / take out / discard 1 of each storable object with the inventory).
 `action_name(agent, i)` tells what index i means. When the world expands (`world_expansion=True`:
-the offline procedural generator grows it once it is fully explored), each targeted verb also has
+the offline procedural generator grows it once it is fully explored; or `expansion_generator=`,
+e.g. a language model's, for a world whose `online_expansion` is on), each targeted verb also has
 `expansion_slots` spare entries per kind (areas, object kinds, NPC prototypes), bound in the order
 expansion adds them; an unbound one is masked and executes as an invalid action. The observation
 vector has the same spare slots.
@@ -101,6 +102,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 config.world,
                 config.num_agents,
                 config.game_config(),
+                expansion_generator=config.expansion_generator,
                 tracker_factory=self._tracker_factory,
             )
         except FileNotFoundError as exc:
@@ -242,17 +244,15 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         from agentodyssey_pz.checkpoint import resume
 
         source = Path(path)
-        rule_packs = tuple(self.config.game.rule_packs)
-        tracker = self._tracker_factory
+        code = {  # what the saved game ran with that a file never holds
+            "rule_packs": tuple(self.config.game.rule_packs),
+            "tracker_factory": self._tracker_factory,
+            "expansion_generator": self.config.expansion_generator,
+        }
         if source.is_dir():
-            game = resume(
-                source, self.config.world, rule_packs=rule_packs, snapshot_every=None,
-                tracker_factory=tracker,
-            )  # fmt: skip
+            game = resume(source, self.config.world, snapshot_every=None, **code)
         else:
-            game = Game.load(
-                source, self.config.world, rule_packs=rule_packs, tracker_factory=tracker
-            )
+            game = Game.load(source, self.config.world, **code)
         if game.agent_ids != self.game.agent_ids:
             raise ValueError(
                 f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"

@@ -227,3 +227,52 @@ def test_observations_stay_in_their_space_while_the_world_grows() -> None:
 
 def test_pettingzoo_api_with_expansion_on() -> None:
     parallel_api_test(expanding_env(), num_cycles=200)
+
+
+class CountingGenerator:
+    """A stand-in for a language-model generator: the offline one, counting its calls."""
+
+    def __init__(self) -> None:
+        from agentodyssey_pz.world.expander import ProceduralExpander
+
+        self.inner, self.calls = ProceduralExpander(), 0
+
+    def __call__(self, world, seed):
+        self.calls += 1
+        return self.inner(world, seed)
+
+
+def test_an_injected_generator_grows_a_world_whose_flag_is_on(tmp_path) -> None:
+    """`expansion_generator=` is the spec's injectable generator: a world whose `online_expansion`
+    is on grows with it (and the env keeps spare slots for it); without one, it does not."""
+    import json
+    from pathlib import Path
+
+    from harness import TINY
+
+    raw = json.loads(Path(TINY).read_text(encoding="utf-8"))
+    raw["features"] = {"online_expansion": True}
+    path = tmp_path / "flagged.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    plain = agentodyssey_pz.parallel_env(world=str(path), num_agents=AGENTS, tutorial=False)
+    plain.reset(seed=3)
+    assert not plain.game.expansion_enabled() and not plain.catalogue.unbound
+    generator = CountingGenerator()
+    env = agentodyssey_pz.parallel_env(
+        world=str(path), num_agents=AGENTS, tutorial=False, expansion_generator=generator
+    )
+    env.reset(seed=3)
+    assert env.catalogue.unbound  # spare slots for what it will add
+    expand(env)
+    assert generator.calls == 1
+    env.game.save(tmp_path / "grown.json")
+    again = agentodyssey_pz.parallel_env(
+        world=str(path), num_agents=AGENTS, tutorial=False, expansion_generator=generator
+    )
+    again.reset(options={"resume": tmp_path / "grown.json"})
+    assert again.game.expansion_generator is generator
+
+
+def test_a_generator_that_is_not_callable_names_the_field() -> None:
+    with pytest.raises(ConfigError, match=r"^expansion_generator"):
+        agentodyssey_pz.parallel_env(expansion_generator="gpt")
