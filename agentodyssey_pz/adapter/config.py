@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, choice
+from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, choice, is_path
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.rules.rewards import COMPONENTS
 
@@ -46,16 +46,6 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def _choice(options: tuple[str, ...]) -> Any:
-    def check(_: Any, attribute: attrs.Attribute, value: Any) -> None:
-        if value not in options:
-            raise ConfigError(
-                f"{attribute.name}: expected one of {', '.join(options)}, got {value!r}"
-            )
-
-    return check
-
-
 # Spare slots per kind: a typo such as 10**9 must be a clear error, not an allocation that takes
 # the machine's memory (likewise MAX_AGENTS).
 MAX_EXPANSION_SLOTS = 4_096
@@ -83,9 +73,7 @@ def _bool(_: Any, attribute: attrs.Attribute, value: Any) -> None:
 
 
 def _optional_path(_: Any, attribute: attrs.Attribute, value: Any) -> None:
-    if value is not None and not (
-        (isinstance(value, str) and value.strip()) or isinstance(value, os.PathLike)
-    ):
+    if value is not None and not is_path(value):
         raise ConfigError(f"{attribute.name}: expected None or a path, got {value!r}")
 
 

@@ -51,14 +51,17 @@ def _start_time(_: Any, attribute: attrs.Attribute, value: str) -> None:
         ) from exc
 
 
+def is_path(value: Any) -> bool:
+    """A path a setting may name: a non-blank string or an os.PathLike."""
+    return isinstance(value, os.PathLike) or (isinstance(value, str) and bool(value.strip()))
+
+
 def _pack_paths(paths: Any) -> tuple[str, ...]:
     """Rule-pack folders as absolute path strings, so the same folder compares equal however it
     was written (relative, with a trailing slash, as a Path) and saves as JSON."""
     if isinstance(paths, (str, os.PathLike)):
         paths = (paths,)
-    if not isinstance(paths, (list, tuple)) or not all(
-        isinstance(p, os.PathLike) or (isinstance(p, str) and p.strip()) for p in paths
-    ):
+    if not isinstance(paths, (list, tuple)) or not all(map(is_path, paths)):
         raise ConfigError(f"GameConfig.rule_packs: expected a list of folder paths, got {paths!r}")
     return tuple(str(Path(p).resolve()) for p in paths)
 

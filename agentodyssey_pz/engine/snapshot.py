@@ -250,7 +250,7 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
     saved_packs = data.get("world_rule_packs", [])
     if not isinstance(saved_packs, list) or not all(isinstance(p, str) for p in saved_packs):
         raise CheckpointError(f"{source}: world_rule_packs: expected a list of folder paths")
-    own_packs = [p for p in saved_packs if p and p not in bundled_rules]
+    own_packs = [p for p in saved_packs if p]
     if own_packs:
         raise CheckpointError(
             f"{source}: the world had its own rule pack ({own_packs[0]}); pass world=<its folder> "

@@ -44,6 +44,14 @@ class Entry:
     label: str  # human-readable canonical command, e.g. "craft 1 rope"
 
 
+def in_order(verb_ids: Sequence[str], preferred: Sequence[str]) -> tuple[str, ...]:
+    """`verb_ids` with those in `preferred` first, in its order; the others (other packs' verbs)
+    after them, in their own order."""
+    return tuple(v for v in preferred if v in verb_ids) + tuple(
+        v for v in verb_ids if v not in preferred
+    )
+
+
 # Which objects each object-valued target kind covers.
 OBJECT_KINDS: dict[str, Callable[[ObjectDef], bool]] = {
     "object": lambda o: True,
@@ -104,7 +112,7 @@ class ActionCatalogue:
         rules: Mapping[str, BaseActionRule],
         spare: int = 0,
     ) -> None:
-        order = [v for v in VERB_ORDER if v in rules] + [v for v in rules if v not in VERB_ORDER]
+        order = in_order(tuple(rules), VERB_ORDER)
         entries: list[Entry] = []
         self.shapes: dict[str, CatalogueShape] = {}
         self.phrases: dict[str, str] = {}

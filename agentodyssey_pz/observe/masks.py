@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agentodyssey_pz.observe.catalogue import ActionCatalogue
+from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
 
@@ -64,9 +64,7 @@ def reuses_mask(rule_class: type) -> bool:
 
 @functools.lru_cache(maxsize=64)  # rule sets are fixed per game: a handful per process
 def _verb_order(verb_ids: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(v for v in VERB_ORDER if v in verb_ids) + tuple(
-        v for v in verb_ids if v not in VERB_ORDER
-    )
+    return in_order(verb_ids, VERB_ORDER)
 
 
 def verbs_in_order(rules: dict) -> tuple[str, ...]:

@@ -30,3 +30,8 @@ def base_pack(game: Any) -> Modules:
         raise LookupError("the game runs none of the base rule pack's anchor rules")
     package = type(rules[0]).__module__.rsplit(".", 2)[0]
     return lambda name: sys.modules[f"{package}.{name}"]
+
+
+def rule_module(game: Any, verb: str) -> ModuleType:
+    """The module of the rule a game runs for a verb id (a pack's constants live there)."""
+    return sys.modules[type(game.engine.rules[verb]).__module__]

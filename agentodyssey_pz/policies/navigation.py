@@ -16,16 +16,19 @@ import contextlib
 import heapq
 from typing import Any
 
+from agentodyssey_pz.policies.mechanics import rule_module
 from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, OPENER_USAGES, Plan, Stuck
 
 BLOCKED_TICKS = 60  # an area I found no way into is not tried again for this long
-PICK_VERB = "lockpick"  # a world pack's verb: `lockpick <area>` with a tool in hand
-PICK_USAGES = ("lockpick", "tension_wrench")  # the tools it takes
+PICK_VERB = "lockpick"  # the lockpicking pack's verb: `lockpick <area>` with a tool in hand
 
 
-def picking_tools(world: Any) -> list[str]:
-    """The world's picking tools, the better usage first (a lockpick before a wrench)."""
-    return [o.id for u in PICK_USAGES for o in world.objects.values() if o.usage == u]
+def picking_tools(game: Any) -> list[str]:
+    """The world's picking tools, the likelier to open first, read from the pack's own table of
+    tool usages and chances (`TOOL_CHANCES`)."""
+    chances = rule_module(game, PICK_VERB).TOOL_CHANCES
+    usages = sorted(chances, key=chances.__getitem__, reverse=True)
+    return [o.id for u in usages for o in game.world.objects.values() if o.usage == u]
 
 
 class Navigation:
@@ -77,42 +80,47 @@ class Navigation:
     def is_opener(self: Any, did: str) -> bool:
         return self.world.objects[did].usage in OPENER_USAGES
 
+    def key_for(self: Any, key: str | None) -> str:
+        """What opens a path locked with `key`: that key, or `obj_key` for a keyless lock."""
+        return key or self._base("verbs.enter").FALLBACK_KEY
+
     def opener(self: Any, key: str | None) -> str | None:
         """The carried key that opens a path locked with `key` (the enter rule's choice)."""
-        wanted = key or self._base("verbs.enter").FALLBACK_KEY
+        wanted = self.key_for(key)
         return wanted if self.carried().get(wanted) else None
 
-    def obtain_opener(self: Any, key: str | None) -> Plan:
-        """The key for this lock, from sources I can reach without locks."""
-        wanted = key or self._base("verbs.enter").FALLBACK_KEY
-        self.fetching_key += 1
-        try:
-            if wanted not in self.world.objects or self.cost(wanted, 1) >= INFINITE:
-                raise Stuck(f"no way to get a key for a path locked with {key}")
-            yield from self.obtain(wanted, 1)
-        finally:
-            self.fetching_key -= 1
-
-    def picks_instead(self: Any, key: str | None) -> bool:
-        """Whether to pick this lock: the game has the verb and the key cannot be had."""
-        if PICK_VERB not in self.game.engine.rules:
-            return False
-        wanted = key or self._base("verbs.enter").FALLBACK_KEY
+    def key_out_of_reach(self: Any, key: str | None) -> bool:
+        """Whether the key for this lock cannot be had from sources I reach without locks."""
+        wanted = self.key_for(key)
         self.fetching_key += 1
         try:
             return wanted not in self.world.objects or self.cost(wanted, 1) >= INFINITE
         finally:
             self.fetching_key -= 1
 
+    def obtain_opener(self: Any, key: str | None) -> Plan:
+        """The key for this lock, from sources I can reach without locks."""
+        if self.key_out_of_reach(key):
+            raise Stuck(f"no way to get a key for a path locked with {key}")
+        self.fetching_key += 1
+        try:
+            yield from self.obtain(self.key_for(key), 1)
+        finally:
+            self.fetching_key -= 1
+
+    def picks_instead(self: Any, key: str | None) -> bool:
+        """Whether to pick this lock: the game has the verb and the key cannot be had."""
+        return PICK_VERB in self.game.engine.rules and self.key_out_of_reach(key)
+
     def pick_lock(self: Any, area_id: str) -> Plan:
         """One try at the lock towards a neighbour, fetching a picking tool first if I have none
         (each try uses one up)."""
         carried = self.carried()
-        tool = next((d for d in picking_tools(self.world) if carried.get(d)), None)
+        options = picking_tools(self.game)
+        tool = next((d for d in options if carried.get(d)), None)
         if tool is None:
             self.fetching_key += 1
             try:
-                options = picking_tools(self.world)
                 best = min(options, key=lambda d: self.cost(d, 1), default=None)
                 if best is None or self.cost(best, 1) >= INFINITE:
                     raise Stuck(f"no key and no picking tool for the lock towards {area_id}")

@@ -317,12 +317,12 @@ def check_graph(p: Parsed, problems: Problems) -> None:
                 problems.warn(f"{path}.key", f"key '{conn.key}' does not have usage 'unlock'")
         elif conn.locked:
             # The base `enter` opens a keyless lock with the well-known `obj_key` (spec 7, 13.12);
-            # the lockpicking pack picks any lock.
-            picks = "lockpicking" in ((p.features.rule_packs or ()) if p.features else ())
+            # a rule pack the world names may open it otherwise (lockpicking picks any lock).
+            packs = bool(p.features and p.features.rule_packs)
             if FALLBACK_KEY in p.declared_objects:
-                opens = "it opens with obj_key" + (" or a picked lock" if picks else "")
-            elif picks:
-                opens = "this world has no obj_key: only a picked lock opens it"
+                opens = "it opens with obj_key"
+            elif packs:
+                opens = "this world has no obj_key: only its rule packs' verbs can open it"
             else:
                 opens = "only obj_key would open it, and this world has none"
             problems.warn(f"{path}.locked", f"a locked path without a key ({opens})")

@@ -125,13 +125,9 @@ def load_section(
 ) -> SideQuestDef | None:
     """Structure and check the section; problems go to `problems` with their JSON paths. A shape
     error does not stop the checks of the parts that have the right shape."""
-    from agentodyssey_pz.world.validate import record_parts, structure_parts, structure_record
+    from agentodyssey_pz.world.validate import section_parts
 
-    section = structure_record(raw, SideQuestDef, path, problems, SIDE_QUEST_CONVERTER)
-    if section is not None:
-        parts = record_parts(section)
-    else:
-        parts = structure_parts(raw, SideQuestDef, SIDE_QUEST_CONVERTER)
+    section, parts = section_parts(raw, SideQuestDef, path, problems, SIDE_QUEST_CONVERTER)
     npcs: dict[str, NpcDef] | None = None  # None: the section's NPC list is malformed
     if "npcs" in parts:
         npcs = {n.id: n for n in definition.entities.npcs}  # the world's records win (inject)

@@ -121,15 +121,11 @@ def load_section(
     """Structure and check a tutorial section against its world; None (with problems) on error.
     A shape error does not stop the checks of the parts that have the right shape, down to each
     step: a malformed step leaves the other steps checked."""
-    from agentodyssey_pz.world.validate import record_parts, structure_parts, structure_record
+    from agentodyssey_pz.world.validate import section_parts
 
-    section = structure_record(raw, TutorialDef, path, problems, TUTORIAL_CONVERTER)
-    if section is not None:
-        parts = record_parts(section)
-    else:
-        parts = structure_parts(raw, TutorialDef, TUTORIAL_CONVERTER)
-        if "steps" not in parts and isinstance(raw, dict) and isinstance(raw.get("steps"), list):
-            parts["steps"] = _well_formed_steps(raw["steps"])
+    section, parts = section_parts(raw, TutorialDef, path, problems, TUTORIAL_CONVERTER)
+    if "steps" not in parts and isinstance(raw, dict) and isinstance(raw.get("steps"), list):
+        parts["steps"] = _well_formed_steps(raw["steps"])
     errors_before = len(problems.errors)
     checked = _check_parts(parts, definition, path, problems)
     if section is None or checked is None or len(problems.errors) > errors_before:

@@ -122,9 +122,16 @@ def structure_or(raw: Any, cls: Any, converter: cattrs.Converter, fallback: Any 
         return fallback
 
 
-def record_parts(record: Any) -> dict[str, Any]:
-    """A well-formed record's fields by name (the same shape as `structure_parts`)."""
-    return {f.name: getattr(record, f.name) for f in attrs.fields(type(record)) if f.init}
+def section_parts(
+    raw: Any, cls: Any, path: str, problems: Problems, converter: cattrs.Converter
+) -> tuple[Any | None, dict[str, Any]]:
+    """A quest-data section structured (its shape errors reported), and its parts by field name
+    for the reference checks: the record's fields, or after a shape error each field that
+    structures on its own (`structure_parts`)."""
+    record = structure_record(raw, cls, path, problems, converter)
+    if record is None:
+        return None, structure_parts(raw, cls, converter)
+    return record, {f.name: getattr(record, f.name) for f in attrs.fields(cls) if f.init}
 
 
 @attrs.define

@@ -794,7 +794,7 @@ WARNINGS = [
             graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
         ),
         "$.graph.connections[2].locked",
-        "this world has no obj_key: only a picked lock opens it",
+        "this world has no obj_key: only its rule packs' verbs can open it",
         id="locked-without-key-picked-only",
     ),
     pytest.param(
