@@ -120,6 +120,8 @@ def graph(*edges: tuple[str, str] | dict[str, Any]) -> Mutation:
 
 # A valid chain over the tiny world's four areas, used as the base of the graph mutations.
 CHAIN = [("area_gate", "area_rows"), ("area_rows", "area_vats"), ("area_vats", "area_vault")]
+# The chain with its last path locked without a key.
+KEYLESS_LOCK = graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True})
 
 FIG = {
     "type": "object",
@@ -773,7 +775,7 @@ WARNINGS = [
         id="unknown-top-level-key",
     ),
     pytest.param(
-        graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
+        KEYLESS_LOCK,
         "$.graph.connections[2].locked",
         "a locked path without a key (it opens with obj_key)",
         id="locked-without-key",
@@ -781,7 +783,7 @@ WARNINGS = [
     pytest.param(
         combine(
             rename_id("obj_key", "obj_latchkey"),
-            graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
+            KEYLESS_LOCK,
         ),
         "$.graph.connections[2].locked",
         "only obj_key would open it, and this world has none",
@@ -791,7 +793,7 @@ WARNINGS = [
         combine(
             rename_id("obj_key", "obj_latchkey"),
             put("features", value={"rule_packs": ["lockpicking"]}),
-            graph(*CHAIN[:2], {"from": "area_vats", "to": "area_vault", "locked": True}),
+            KEYLESS_LOCK,
         ),
         "$.graph.connections[2].locked",
         "this world has no obj_key: only its rule packs' verbs can open it",
