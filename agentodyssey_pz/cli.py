@@ -61,7 +61,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if args.checkpoint_dir is not None:
             CheckpointWriter(game, args.checkpoint_dir, args.snapshot_every)
     else:
-        game = resume(args.folder, args.world, snapshot_every=args.snapshot_every)
+        game = resume(
+            args.folder, args.world, rule_packs=args.rule_pack, snapshot_every=args.snapshot_every
+        )
     print(
         f"resumed {args.folder} at tick {game.tick_index} ({game.time_text}), "
         f"{len(game.agent_ids)} agents{' - episode over' if game.terminated else ''}"
@@ -110,6 +112,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         seed=args.seed,
         workers=args.workers,
         trajectory_dir=None if args.no_trajectories else str(out / "trajectories"),
+        env={"rule_packs": list(args.rule_pack)} if args.rule_pack else {},
     )
     show_progress = not args.quiet and sys.stderr.isatty()
     report = evaluate(config, show_progress=show_progress)
@@ -174,9 +177,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     from agentodyssey_pz.play import play
 
     play(
-        args.world, args.agents, args.others, args.seed, steps=args.steps, history_file=args.history
+        args.world,
+        args.agents,
+        args.others,
+        args.seed,
+        steps=args.steps,
+        history_file=args.history,
+        rule_packs=args.rule_pack,
     )
     return 0
+
+
+def add_rule_pack_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rule-pack",
+        action="append",
+        default=[],
+        metavar="FOLDER",
+        help="a rule pack folder to play with (repeatable; later packs override earlier ones)",
+    )
 
 
 def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
@@ -203,6 +222,7 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
     evaluate.add_argument("--plot", choices=["png", "svg", "none"], default="png")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rule_pack_option(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
 
 
@@ -229,6 +249,7 @@ def add_play_parser(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--steps", type=int, default=1000, help="ticks before the episode ends")
     play.add_argument("--history", default=None, help="readline history file to load and save")
+    add_rule_pack_option(play)
     play.set_defaults(func=cmd_play)
 
 
@@ -269,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument(
         "--checkpoint-dir", default=None, help="with --reference: journal into this folder"
     )
+    add_rule_pack_option(resume)
     resume.set_defaults(func=cmd_resume)
     add_evaluate_parser(sub)
     add_map_parser(sub)

@@ -69,6 +69,17 @@ class CheckpointError(AgentOdysseyError):
     """A checkpoint is missing, corrupt, or belongs to another world or format version."""
 
 
+class RuleError(AgentOdysseyError):
+    """A rule (or the reward function) raised in the middle of a tick. The tick's changes so far
+    stay in the state, so the game refuses to go on or be saved: reset it, or resume from its last
+    checkpoint (which holds the state before that tick)."""
+
+
+class RuleCodeWarning(UserWarning):
+    """A checkpoint's rule packs have changed since it was saved: replaying its journal may not
+    reproduce the saved run."""
+
+
 class ConfigError(AgentOdysseyError):
     """A configuration value is invalid; the message names the field."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from agentodyssey_pz.evaluate.runner import BASE_ENV_SETTINGS, POLICY_SEED_STRIDE, build_policy
@@ -158,10 +158,12 @@ def play(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     history_file: str | os.PathLike[str] | None = None,
+    rule_packs: Sequence[str] = (),
 ) -> dict[str, int]:
     """Play until `quit`, the end of the input or the end of the episode; the final breakdown.
 
-    `others` is the policy name (e.g. random, wait, explorer) of every agent but agent_0. With
+    `others` is the policy name (e.g. random, wait, explorer) of every agent but agent_0;
+    `rule_packs` are pack folders to play with. With
     no streams given, standard input and output are used, with readline when standard input is a
     terminal."""
     from agentodyssey_pz.adapter.parallel import parallel_env
@@ -169,7 +171,13 @@ def play(
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     interactive = stdin is sys.stdin and stdout is sys.stdout and _is_tty(stdin)
-    env = parallel_env(world=world, num_agents=agents, max_cycles=steps, **BASE_ENV_SETTINGS)
+    env = parallel_env(
+        world=world,
+        num_agents=agents,
+        max_cycles=steps,
+        rule_packs=tuple(rule_packs),
+        **BASE_ENV_SETTINGS,
+    )
     policies = {agent: build_policy(others) for agent in env.possible_agents if agent != PLAYER}
     session = Session(env, policies, stdin, stdout, interactive=interactive)
     history = _start_history(history_file) if interactive else None

@@ -18,7 +18,7 @@ from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, format_time
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.engine.tick import run_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
-from agentodyssey_pz.errors import ConfigError
+from agentodyssey_pz.errors import ConfigError, RuleError
 from agentodyssey_pz.resources import BASE_PACK, rules_dir
 from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
@@ -108,6 +108,9 @@ class Game:
         self.tracker: Any = None
         self.recorder: Any = None  # a checkpoint writer told of every tick (checkpoint.store)
         self._started = False
+        # Why this game stopped: a tick that raised half-way left its changes so far in the state,
+        # which must not be played on or saved (cleared by reset and load).
+        self.stopped: str | None = None
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None) -> TickResult:
@@ -134,13 +137,19 @@ class Game:
             rule.reset(self)
         self._start_tracker()
         self._started = True
-        return run_tick(self, {}, bootstrap=True)
+        self.stopped = None
+        try:
+            return run_tick(self, {}, bootstrap=True)
+        except BaseException as exc:
+            self._stop(exc)
+            raise
 
     def tick(self, actions: Mapping[str, Any]) -> TickResult:
         """Advance one tick. `actions` maps agent ids to text, a Command or (verb, params); a
         missing or unusable action is an invalid command for that agent (it does nothing)."""
         if not self._started:
             raise RuntimeError("call reset() before tick()")
+        self.check_not_stopped()
         if self.terminated:
             raise RuntimeError("the episode has ended (main quest complete); call reset()")
         unknown = [a for a in actions if a not in self.agents]
@@ -148,10 +157,27 @@ class Game:
             raise KeyError(
                 f"unknown agent ids {unknown}; this game's agents are {list(self.agent_ids)}"
             )
-        result = run_tick(self, actions)
+        try:
+            result = run_tick(self, actions)
+        except BaseException as exc:
+            self._stop(exc)
+            raise
         if self.recorder is not None:
             self.recorder.record(actions, result)
         return result
+
+    def _stop(self, exc: BaseException) -> None:
+        """A tick raised half-way (a rule, or an interrupt): the game stops here."""
+        self.stopped = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+
+    def check_not_stopped(self) -> None:
+        """Refuse to go on from (or save) a state a failed tick left half-written."""
+        if self.stopped is not None:
+            raise RuleError(
+                f"this game stopped at tick {self.tick_index + 1}, which raised half-way "
+                f"({self.stopped}); its state is partly changed, so it cannot go on or be "
+                "saved: call reset(), or resume from the last checkpoint"
+            )
 
     def install_state(
         self,
@@ -176,6 +202,7 @@ class Game:
             rule.reset(self)  # drop caches built for another world object
         self._start_tracker()  # history is not saved: what exists now belongs to the root
         self._started = True
+        self.stopped = None
 
     def _start_tracker(self) -> None:
         if self.tracker_factory is not None:
@@ -207,7 +234,13 @@ class Game:
         packs, needs them named again here (code is never loaded from a path read from a file);
         so does an expansion generator the game was given (`world_expansion=True`'s offline one
         comes back by itself)."""
-        from agentodyssey_pz.engine.snapshot import config_of, read_snapshot, restore, trusted_world
+        from agentodyssey_pz.engine.snapshot import (
+            config_of,
+            read_snapshot,
+            restore,
+            trusted_world,
+            warn_of_changed_packs,
+        )
 
         data = read_snapshot(path)
         config = config_of(data)
@@ -216,7 +249,7 @@ class Game:
 
             raise CheckpointError(
                 f"{path}: saved with extra rule packs {list(config.rule_packs)}; pass the same "
-                "folders as rule_packs= to load it"
+                "folders as rule_packs= (on the command line: --rule-pack) to load it"
             )
         if world is None:
             world = trusted_world(data, str(path))
@@ -229,6 +262,7 @@ class Game:
             tracker_factory=tracker_factory,
         )
         restore(game, data, source=str(path))
+        warn_of_changed_packs(game, data, str(path))
         return game
 
     def _new_agent(self, agent_id: str) -> AgentState:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ import cattrs
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.state import canonical_json, game_state_data
-from agentodyssey_pz.errors import CheckpointError, ConfigError, DataError
+from agentodyssey_pz.errors import CheckpointError, ConfigError, DataError, RuleCodeWarning
 from agentodyssey_pz.rules.rewards import RewardBreakdown
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.rng import rng_from_data
@@ -61,6 +62,7 @@ def _constants(game: Game) -> dict[str, Any]:
             # The world folder's own pack: bundled packs are named in the definition's features,
             # so they load in any install; the config's extra packs are in "config".
             "world_rule_packs": _folder_packs(game.pack),
+            "rule_code": pack_digests(game),  # to tell a resume that a pack has changed since
             "agent_ids": list(game.agent_ids),
             "config": _CONVERTER.unstructure(game.config),  # frozen: fixed for the game's life
             "quest_data": game.pack.quest_data,
@@ -76,6 +78,7 @@ def snapshot_text(game: Game) -> str:
     """The snapshot as one JSON document: the envelope (format, version, fingerprint, world,
     agents, settings, quest data, definition - serialised once per game), the state, and last the
     SHA-256 of everything before it (`check_digest`)."""
+    game.check_not_stopped()
     state = json.dumps(game_state_data(game, include_definition=False), ensure_ascii=False)
     body = _constants(game)["head"] + state + "}"
     return f'{body[:-1]}, "{DIGEST_KEY}": "{_sha256(body)}"}}'
@@ -263,6 +266,35 @@ def trusted_world(data: dict[str, Any], source: str) -> Any:
         quest_data=data.get("quest_data"),
         rule_packs=bundled_rules,
     )
+
+
+def pack_digests(game: Game) -> dict[str, str]:
+    """The code digest of each rule pack the game runs from a folder outside this package."""
+    from agentodyssey_pz.resources import rules_dir
+
+    ours = rules_dir().resolve()
+    rule_set = game.rule_set
+    return {
+        path: digest
+        for path, digest in zip(rule_set.packs, rule_set.digests, strict=True)
+        if not Path(path).is_relative_to(ours)
+    }
+
+
+def warn_of_changed_packs(game: Game, data: dict[str, Any], source: str) -> None:
+    """Warn when a pack's code differs from the code the snapshot was saved with (same folder)."""
+    saved = data.get("rule_code")
+    if not isinstance(saved, dict):
+        return  # an older snapshot: nothing to compare with
+    changed = [p for p, digest in pack_digests(game).items() if saved.get(p, digest) != digest]
+    if changed:
+        warnings.warn(
+            f"{source}: the code of rule pack {', '.join(changed)} has changed since this "
+            "checkpoint was saved; the game loads, but replaying its journal may not reproduce "
+            "the saved run",
+            RuleCodeWarning,
+            stacklevel=3,
+        )
 
 
 def _folder_packs(pack: Any) -> list[str]:

@@ -9,14 +9,16 @@ function cannot break visit bookkeeping.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from agentodyssey_pz.engine.result import TickResult
+from agentodyssey_pz.errors import RuleError
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import AGENT_LEVELED_UP, MAIN_QUEST_COMPLETE
-from agentodyssey_pz.rules.parse import Command, ParseFailure
+from agentodyssey_pz.rules.parse import Command, ParseFailure, command_text
 from agentodyssey_pz.rules.rewards import ProgressSnapshot, RewardBreakdown
 from agentodyssey_pz.world.agents import AgentState
 
@@ -24,7 +26,22 @@ if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
 
 NO_COMMAND = ParseFailure("no command was given")
-BOOTSTRAP_COMMAND = "wait"  # the reference steps once with every agent waiting at reset
+# The reference steps once with every agent waiting at reset. By id, not text: a pack may give
+# `wait` another phrase.
+BOOTSTRAP_COMMAND = Command("wait", ())
+
+
+def rule_failed(game: Game, rule: object, exc: Exception, doing: str = "") -> RuleError:
+    """The error for a rule that raised mid-tick: which rule (class, id, file), which tick, what it
+    was doing, and the original exception (chained by the caller)."""
+    try:
+        where = inspect.getsourcefile(type(rule)) or type(rule).__module__
+    except TypeError:
+        where = type(rule).__module__
+    tick = "the bootstrap tick" if game.tick_index < 0 else f"tick {game.tick_index + 1}"
+    name = getattr(rule, "name", None)
+    what = f"{type(rule).__qualname__} ({f'{name!r}, ' if name else ''}{where})"
+    return RuleError(f"{what} raised {type(exc).__name__}: {exc} during {tick}{doing}")
 
 
 def resolve_command(game: Game, action: Any) -> Command | ParseFailure:
@@ -59,7 +76,13 @@ def act(game: Game, agent: AgentState, raw: Any, res: RuleResult) -> Command | P
         game.engine.reject(agent.id, raw, command, res)
     else:
         ctx = RuleContext(game, game.world, agent, command.verb, command.params, game.tick_index)
-        game.engine.dispatch(ctx, res)
+        try:
+            game.engine.dispatch(ctx, res)
+        except Exception as exc:
+            rule = game.engine.rules.get(command.verb)
+            text = command_text(rule.verb if rule else command.verb, command.params)
+            doing = f", acting for {agent.id}: {text!r}"
+            raise rule_failed(game, rule or game.engine, exc, doing) from exc
     record_visit(game, agent)
     return command
 
@@ -73,13 +96,19 @@ def run_init_rules(game: Game, res: RuleResult) -> None:
     """A world pack's one-time set-up, on the bootstrap tick."""
     ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
     for rule in game.init_rules:
-        rule.apply(ctx, res)
+        try:
+            rule.apply(ctx, res)
+        except Exception as exc:
+            raise rule_failed(game, rule, exc) from exc
 
 
 def run_step_rules(game: Game, res: RuleResult) -> None:
     ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
     for rule in game.step_rules:
-        rule.apply(ctx, res)
+        try:
+            rule.apply(ctx, res)
+        except Exception as exc:
+            raise rule_failed(game, rule, exc) from exc
 
 
 def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult) -> int:
@@ -117,7 +146,10 @@ def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstr
     if bootstrap:
         for rule in game.init_rules:
             start = len(events)
-            rule.apply(ctx, res)
+            try:
+                rule.apply(ctx, res)
+            except Exception as exc:
+                raise rule_failed(game, rule, exc) from exc
             tracker.record_step(game, rule.name, events[start:])
         actions = bootstrap_actions(game)
     for agent_id, agent in game.agents.items():
@@ -126,11 +158,14 @@ def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstr
         tracker.record_action(game, agent_id, command, events[start:])
     for rule in game.step_rules:
         start = len(events)
-        rule.apply(ctx, res)
+        try:
+            rule.apply(ctx, res)
+        except Exception as exc:
+            raise rule_failed(game, rule, exc) from exc
         tracker.record_step(game, rule.name, events[start:])
 
 
-def bootstrap_actions(game: Game) -> dict[str, str]:
+def bootstrap_actions(game: Game) -> dict[str, Command]:
     """What every agent does on the bootstrap tick: it waits (spec observations 4.1 step 8)."""
     return dict.fromkeys(game.agent_ids, BOOTSTRAP_COMMAND)
 
@@ -166,7 +201,10 @@ def finish_tick(
     if bootstrap:
         rewards = {aid: RewardBreakdown() for aid in game.agent_ids}
     else:
-        rewards = game.reward_function.compute(game, before, res)
+        try:
+            rewards = game.reward_function.compute(game, before, res)
+        except Exception as exc:
+            raise rule_failed(game, game.reward_function, exc) from exc
         for aid, breakdown in rewards.items():
             if breakdown.is_zero:
                 continue

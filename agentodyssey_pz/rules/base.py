@@ -119,6 +119,24 @@ INVENTORY = "inventory"  # the container name meaning "my equipped inventory"
 ONE = "1"
 
 
+# Target kinds of the discrete catalogue (observe.catalogue covers each).
+CATALOGUE_TARGETS = (
+    "none", "area", "npc", "object", "craftable", "equippable", "tradable", "storable"
+)  # fmt: skip
+
+
+def _known_target(_: object, __: attrs.Attribute, value: object) -> None:
+    if value not in CATALOGUE_TARGETS:
+        raise ValueError(f"CatalogueShape: unknown target kind {value!r}; the kinds are "
+                         f"{', '.join(CATALOGUE_TARGETS)}")  # fmt: skip
+
+
+def _optional_position(_: object, attribute: attrs.Attribute, value: object) -> None:
+    if value is not None and (type(value) is not int or value < 0):
+        raise ValueError(f"CatalogueShape.{attribute.name}: a parameter position (0, 1, ...) or "
+                         f"None, got {value!r}")  # fmt: skip
+
+
 @attrs.frozen
 class CatalogueShape:
     """How a verb appears in the discrete action catalogue: one entry per target of a kind.
@@ -128,10 +146,15 @@ class CatalogueShape:
     target; an entry's amount parameter (position `amount`) is "1" and its container parameter
     (position `container`) is "inventory"."""
 
-    target: str
-    name: int | None = None
-    amount: int | None = None
-    container: int | None = None
+    target: str = attrs.field(validator=_known_target)
+    name: int | None = attrs.field(default=None, validator=_optional_position)
+    amount: int | None = attrs.field(default=None, validator=_optional_position)
+    container: int | None = attrs.field(default=None, validator=_optional_position)
+
+    def __attrs_post_init__(self) -> None:
+        if self.target != "none" and self.name is None:
+            raise ValueError(f"CatalogueShape({self.target!r}): `name` (the position of the "
+                             "parameter naming the target) is required")  # fmt: skip
 
 
 def target_id(world: World, kind: str, name: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult, add_action_rule
+from agentodyssey_pz.rules.base import LOG, BaseActionRule, RuleResult, add_action_rule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, ParseFailure, VerbTable, parse_action
 
@@ -23,7 +23,17 @@ class ActionRuleEngine:
         for rule in rules:
             add_action_rule(self.rules, rule)
         phrases = [(r.verb, r.name) for r in self.rules.values()]
-        phrases += [(alias, r.name) for r in self.rules.values() for alias in r.aliases]
+        owner = {verb.casefold(): rule_id for verb, rule_id in phrases}
+        for rule in self.rules.values():
+            for alias in rule.aliases:
+                taken = owner.setdefault(alias.casefold(), rule.name)
+                if taken != rule.name:
+                    LOG.warning(
+                        "alias '%s' of verb '%s' is already %s's: it stays %s's",
+                        alias, rule.verb, taken, taken,
+                    )  # fmt: skip
+                else:
+                    phrases.append((alias, rule.name))
         self.verbs = VerbTable(phrases)
         self.verb_list = ", ".join(r.verb for r in self.rules.values())
 

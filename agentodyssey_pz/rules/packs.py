@@ -8,6 +8,10 @@ namespace derived from the folder's absolute path, so no pack claims a global mo
 
 Combining packs: a later pack's verb replaces an earlier pack's verb with the same id, a later step
 rule replaces one with the same name, and new ones are added.
+
+A pack's namespace also carries a digest of its code, so a pack edited in a running process is
+imported afresh the next time a game loads it (old games keep the code they started with), and a
+checkpoint can tell that the code it was saved with has changed (`RuleSet.digests`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import logging
+import math
 import sys
 import types
 from collections.abc import Iterable, Sequence
@@ -27,12 +33,14 @@ from agentodyssey_pz.rules.base import (
     BaseActionRule,
     BaseInitRule,
     BaseStepRule,
+    CatalogueShape,
     add_action_rule,
     step_order_key,
 )
 from agentodyssey_pz.rules.rewards import RewardFunction
 
 NAMESPACE_PREFIX = "_agentodyssey_pack_"
+LOG = logging.getLogger("agentodyssey_pz.rules")
 
 
 @attrs.frozen
@@ -43,41 +51,122 @@ class RulePack:
     step_rules: tuple[type[BaseStepRule], ...]
     reward_functions: tuple[type[RewardFunction], ...]
     init_rules: tuple[type[BaseInitRule], ...] = ()
+    namespace: str = ""  # the private package its modules were imported under
+    digest: str = ""  # SHA-256 of its Python files (names and contents)
 
 
-def _namespace(root: Path) -> str:
-    digest = hashlib.sha1(str(root).encode("utf-8")).hexdigest()[:12]
-    return f"{NAMESPACE_PREFIX}{digest}"
+def _namespace(root: Path, digest: str) -> str:
+    key = hashlib.sha1(f"{root}\0{digest}".encode()).hexdigest()[:12]
+    return f"{NAMESPACE_PREFIX}{key}"
+
+
+def _python_files(root: Path) -> list[Path]:
+    return sorted(f for f in root.rglob("*.py") if "__pycache__" not in f.parts)
+
+
+# (path, size, mtime) of every file -> digest: a pack loaded again unchanged is not read again.
+_DIGESTS: dict[tuple[tuple[str, int, int], ...], str] = {}
+
+
+def code_digest(root: Path) -> str:
+    """SHA-256 over a pack's Python files: their paths within the pack and their bytes."""
+    files = _python_files(root)
+    stats = tuple((str(f), (st := f.stat()).st_size, st.st_mtime_ns) for f in files)
+    digest = _DIGESTS.get(stats)
+    if digest is None:
+        sha = hashlib.sha256()
+        for file in files:
+            sha.update(file.relative_to(root).as_posix().encode() + b"\0")
+            sha.update(file.read_bytes() + b"\0")
+        digest = _DIGESTS[stats] = sha.hexdigest()
+    return digest
 
 
 def _module_names(root: Path, namespace: str) -> list[str]:
     names = []
-    for file in sorted(root.rglob("*.py")):
+    for file in _python_files(root):
         rel = file.relative_to(root).with_suffix("")
         parts = [p for p in rel.parts if p != "__init__"]
         if any(not p.isidentifier() for p in parts):
-            continue  # not importable as a module path; skip quietly (e.g. "my-notes.py")
+            LOG.warning(
+                "rule pack %s: %s is not importable (not a Python module name): skipped",
+                root, file.relative_to(root),
+            )  # fmt: skip
+            continue
         names.append(".".join([namespace, *parts]))
     return names
 
 
-def _concrete(module: types.ModuleType, base: type) -> list[type]:
+def _defined(module: types.ModuleType, base: type) -> list[type]:
     return [
         obj
         for _, obj in inspect.getmembers(module, inspect.isclass)
-        if issubclass(obj, base)
-        and obj is not base
-        and not inspect.isabstract(obj)
-        and obj.__module__ == module.__name__
+        if issubclass(obj, base) and obj is not base and obj.__module__ == module.__name__
     ]
+
+
+def _concrete(root: Path, module: types.ModuleType, base: type) -> list[type]:
+    """The rule classes a module defines. An abstract one is a helper base class, unless it gives
+    itself an id: then a method is missing (or misspelt), which would silently drop the rule."""
+    found = []
+    for cls in _defined(module, base):
+        if not inspect.isabstract(cls):
+            found.append(cls)
+        elif "name" in vars(cls):
+            missing = ", ".join(sorted(cls.__abstractmethods__))
+            raise RulePackError(
+                f"rule pack {root}: {cls.__qualname__} ({cls.name!r}) does not define {missing}"
+            )
+    return found
+
+
+def _check_attributes(root: Path, cls: type) -> None:
+    """The class attributes the engine reads, checked when the pack loads (not mid-tick)."""
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name.strip():
+        raise RulePackError(
+            f"rule pack {root}: {cls.__qualname__} has no `name` (make it abstract or give it one)"
+        )
+    if issubclass(cls, BaseStepRule):
+        problem = _step_rule_problem(cls)
+    elif issubclass(cls, BaseActionRule):
+        problem = _action_rule_problem(cls)
+    else:
+        problem = None
+    if problem:
+        raise RulePackError(f"rule pack {root}: {cls.__qualname__} ({name!r}): {problem}")
+
+
+def _step_rule_problem(cls: type[BaseStepRule]) -> str | None:
+    priority = getattr(cls, "priority", None)
+    if type(priority) not in (int, float) or not math.isfinite(priority):
+        return f"`priority` must be a number (rules run in ascending priority), got {priority!r}"
+    return None
+
+
+def _action_rule_problem(cls: type[BaseActionRule]) -> str | None:
+    verb, aliases = getattr(cls, "verb", None), cls.aliases
+    low, high = cls.param_min, cls.param_max
+    if not isinstance(verb, str) or not verb.split():
+        return f"`verb` must be the words an agent types, got {verb!r}"
+    if not isinstance(aliases, tuple) or not all(isinstance(a, str) and a.split() for a in aliases):
+        return f"`aliases` must be a tuple of phrases, got {aliases!r}"
+    if type(low) is not int or low < 0 or not (high is None or (type(high) is int and high >= low)):
+        return f"need 0 <= `param_min` <= `param_max` (None: no limit), got {low!r} and {high!r}"
+    if cls.catalogue is not None and not isinstance(cls.catalogue, CatalogueShape):
+        return f"`catalogue` must be a CatalogueShape or None, got {cls.catalogue!r}"
+    return None
 
 
 def load_pack(path: str | Path) -> RulePack:
     """Import every module of the pack folder and collect its rule classes."""
     root = Path(path).resolve()
     if not root.is_dir():
+        if root.exists():
+            raise RulePackError(f"rule pack {root}: not a folder (a pack is a folder of modules)")
         raise RulePackError(f"rule pack folder not found: {root}")
-    namespace = _namespace(root)
+    digest = code_digest(root)
+    namespace = _namespace(root, digest)
     if namespace not in sys.modules:
         package = types.ModuleType(namespace)
         package.__path__ = [str(root)]  # lets the import system find the pack's modules there
@@ -94,16 +183,14 @@ def load_pack(path: str | Path) -> RulePack:
             raise RulePackError(
                 f"rule pack {root}: cannot import {name[len(namespace) + 1 :]}: {exc!r}"
             ) from exc
-        actions += _concrete(module, BaseActionRule)
-        steps += _concrete(module, BaseStepRule)
-        rewards += _concrete(module, RewardFunction)
-        inits += _concrete(module, BaseInitRule)
+        actions += _concrete(root, module, BaseActionRule)
+        steps += _concrete(root, module, BaseStepRule)
+        rewards += _concrete(root, module, RewardFunction)
+        inits += _concrete(root, module, BaseInitRule)
     for cls in (*actions, *steps, *inits):
-        if not isinstance(getattr(cls, "name", None), str):
-            raise RulePackError(
-                f"rule pack {root}: {cls.__qualname__} has no `name` (make it abstract "
-                "or give it one)"
-            )
+        _check_attributes(root, cls)
+    if not (actions or steps or rewards or inits):
+        LOG.warning("rule pack %s defines no rules", root)
     _check_unique(root, [a.name for a in actions], "verb")
     _check_unique(root, [s.name for s in steps], "step rule")
     return RulePack(
@@ -113,6 +200,8 @@ def load_pack(path: str | Path) -> RulePack:
         step_rules=tuple(sorted(steps, key=step_order_key)),
         reward_functions=tuple(rewards),
         init_rules=tuple(sorted(inits, key=lambda r: r.name)),
+        namespace=namespace,
+        digest=digest,
     )
 
 
@@ -131,6 +220,16 @@ class RuleSet:
     reward_function: type[RewardFunction] | None
     packs: tuple[str, ...]
     init_rules: tuple[type[BaseInitRule], ...] = ()
+    namespaces: tuple[str, ...] = ()  # per pack, as `packs`
+    digests: tuple[str, ...] = ()  # per pack, as `packs`: each one's `code_digest`
+
+    def namespace_of(self, path: str | Path) -> str | None:
+        """The private package a pack of this rule set was imported under (None: not in it)."""
+        wanted = str(Path(path).resolve())
+        for pack, namespace in zip(self.packs, self.namespaces, strict=True):
+            if pack == wanted:
+                return namespace
+        return None
 
 
 def combine(packs: Sequence[RulePack]) -> RuleSet:
@@ -151,6 +250,8 @@ def combine(packs: Sequence[RulePack]) -> RuleSet:
         reward_function=reward,
         packs=tuple(str(p.path) for p in packs),
         init_rules=tuple(inits.values()),
+        namespaces=tuple(p.namespace for p in packs),
+        digests=tuple(p.digest for p in packs),
     )
 
 
