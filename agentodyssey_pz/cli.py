@@ -8,26 +8,30 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from agentodyssey_pz.errors import AgentOdysseyError, DataError
-from agentodyssey_pz.resources import resolve_world_file
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from agentodyssey_pz.engine.worldpack import check_world
     from agentodyssey_pz.world.summary import format_summary, summarize
-    from agentodyssey_pz.world.validate import check_definition, read_json
 
-    path = resolve_world_file(args.world)
-    definition, problems = check_definition(read_json(path))
-    for problem in problems:
+    # Everything loading the world for play checks: its definition, its quest data and the
+    # default quest sections it pulls in. Problems in another file than the world's name it.
+    report = check_world(args.world)
+    path, definition = report.file, report.definition
+    for source, problem in report.problems:
+        where = "" if source == str(path) else f"{source}: "
         print(
-            f"{problem.severity}: {problem}", file=sys.stderr if definition is None else sys.stdout
+            f"{problem.severity}: {where}{problem}",
+            file=sys.stderr if definition is None else sys.stdout,
         )
     if definition is None:
-        errors = sum(p.severity == "error" for p in problems)
-        print(f"{path}: {errors} error(s); the world cannot be loaded", file=sys.stderr)
+        print(f"{path}: {len(report.errors)} error(s); the world cannot be loaded", file=sys.stderr)
         return 1
     print(f"{path}: valid")
     print(format_summary(summarize(definition, args.seed)))
@@ -88,10 +92,52 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+# A ConfigError names the setting ("seed: ..."); on the command line, name the option.
+EVALUATE_OPTIONS = {
+    "world": "--world",
+    "episodes": "--episodes",
+    "steps": "--steps",
+    "max_cycles": "--steps",
+    "num_agents": "--agents",
+    "policies": "--policies",
+    "seed": "--seed",
+    "workers": "--workers",
+    "rule_packs": "--rule-pack",
+}
+
+
+def option_named(exc: AgentOdysseyError) -> AgentOdysseyError:
+    from agentodyssey_pz.errors import ConfigError
+
+    setting, colon, rest = str(exc).partition(": ")
+    if colon and setting in EVALUATE_OPTIONS:
+        return ConfigError(f"{EVALUATE_OPTIONS[setting]}: {rest}")
+    return exc
+
+
+def check_output_folder(folder: Path) -> None:
+    """Refuse, before any episode runs, an output folder that cannot be made or written."""
+    from agentodyssey_pz.errors import ConfigError
+
+    nearest = folder
+    try:
+        while not nearest.exists() and nearest.parent != nearest:
+            nearest = nearest.parent
+    except OSError as exc:
+        raise ConfigError(f"--output: cannot use {str(folder)!r}: {exc}") from exc
+    if not nearest.is_dir():
+        raise ConfigError(
+            f"--output: {str(folder)!r} exists and is not a folder"
+            if nearest == folder
+            else f"--output: cannot create {str(folder)!r}: {str(nearest)!r} is not a folder"
+        )
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        raise ConfigError(f"--output: cannot write in {str(nearest)!r} (permission denied)")
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Run the evaluation; print the table; write the report, trajectory logs and plot."""
-    from pathlib import Path
-
+    from agentodyssey_pz.errors import ConfigError
     from agentodyssey_pz.evaluate import (
         PLOT_UNAVAILABLE,
         EvalConfig,
@@ -103,19 +149,28 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     out = Path(args.output)
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
-    config = EvalConfig(
-        world=args.world,
-        episodes=args.episodes,
-        steps=args.steps,
-        num_agents=args.agents,
-        policies=policies,
-        seed=args.seed,
-        workers=args.workers,
-        trajectory_dir=None if args.no_trajectories else str(out / "trajectories"),
-        env={"rule_packs": list(args.rule_pack)} if args.rule_pack else {},
-    )
+    try:
+        config = EvalConfig(
+            world=args.world,
+            episodes=args.episodes,
+            steps=args.steps,
+            num_agents=args.agents,
+            policies=policies,
+            seed=args.seed,
+            workers=args.workers,
+            trajectory_dir=None if args.no_trajectories else str(out / "trajectories"),
+            env={"rule_packs": list(args.rule_pack)} if args.rule_pack else {},
+        )
+    except ConfigError as exc:
+        raise option_named(exc) from exc
+    check_output_folder(out)
+    if config.trajectory_dir is not None:
+        check_output_folder(Path(config.trajectory_dir))
     show_progress = not args.quiet and sys.stderr.isatty()
-    report = evaluate(config, show_progress=show_progress)
+    try:
+        report = evaluate(config, show_progress=show_progress)
+    except ConfigError as exc:
+        raise option_named(exc) from exc
     problems = validate(report)
     if problems:  # a bug, not a user mistake: say so loudly
         raise AssertionError("the report breaks its schema: " + "; ".join(problems[:5]))
@@ -305,12 +360,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = ["evaluate", *argv]
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
+        return status
+    except BrokenPipeError:
+        # The reader of standard output went away (`agentodyssey-pz generate small | head`):
+        # stop quietly, with the status of a tool killed by SIGPIPE. Output still buffered goes
+        # to devnull (the Python docs' recipe, "Note on SIGPIPE").
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # no real file descriptor (e.g. a test's capture)
+            pass
+        return 141
     except DataError as exc:
         print(exc, file=sys.stderr)
         return 1
-    except (AgentOdysseyError, FileNotFoundError, ValueError) as exc:
+    except (AgentOdysseyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # a file or folder the command cannot read or write
+        where = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
 
 

@@ -50,8 +50,9 @@ reward_weights, vector_reward, valid_actions_in_info, render_mode, ...) and the 
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,9 @@ from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
 from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.observe.slots import SpareSlots
 from agentodyssey_pz.observe.text import tick_observation
+from agentodyssey_pz.rules.parse import ParseFailure, command_text
 from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
+from agentodyssey_pz.world.quests import texts_to_write
 
 VERSION = 0
 
@@ -110,7 +113,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.possible_agents: list[str] = list(self.game.agent_ids)
         self.agents: list[str] = []
         spare = config.spare_slots(self.game.expansion_enabled())
-        self.catalogue = ActionCatalogue(self.game.definition, self.game.engine.rules, spare)
+        self.catalogue = ActionCatalogue(
+            self.game.definition, self.game.engine.rules, spare, texts_to_write(self.game.quests)
+        )
         self.layout = ObservationLayout(self.game.definition, spare)
         self.encoder = VectorEncoder(self.layout, config.num_agents)
         self._spare_slots = SpareSlots(self.layout, self.catalogue, self.encoder)
@@ -167,8 +172,40 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         return self._action_spaces[agent]
 
     def action_name(self, agent: str, index: int) -> str:
-        """What a discrete action index means (its canonical command)."""
-        return self.catalogue.entries[int(index)].label
+        """What a discrete action index means: its canonical command, with definition names
+        (`pick up flour_sack`; the command it runs names what is in reach, `action_command`)."""
+        self._check_agent(agent)
+        return self.catalogue.entries[self._check_index(index)].label
+
+    def action_command(self, agent: str, index: int) -> str:
+        """The text command a discrete action index runs for `agent` now, e.g.
+        `pick up flour_sack_3` (its canonical command when it is not possible now)."""
+        self._check_agent(agent)
+        self._check_started("action_command")
+        command = resolve_entry(
+            self.game, agent, self.catalogue, self._check_index(index), self._options.get(agent)
+        )
+        return command_text(self.game.engine.rules[command.verb].verb, command.params)
+
+    def _check_agent(self, agent: str) -> None:
+        if agent not in self._action_spaces:
+            raise KeyError(f"unknown agent {agent!r}; the agents are {self.possible_agents}")
+
+    def _check_index(self, index: Any) -> int:
+        n = len(self.catalogue)
+        if isinstance(index, (int, np.integer)) and not isinstance(index, bool) and 0 <= index < n:
+            return int(index)
+        raise IndexError(f"action index {index!r} is outside 0..{n - 1} (Discrete({n}))")
+
+    def _check_started(self, what: str) -> None:
+        if self._last is None:
+            raise RuntimeError(f"call reset() before {what}()")
+
+    @property
+    def last_result(self) -> TickResult | None:
+        """The engine's result of the latest reset or step (feedback with its keys, events,
+        reward breakdowns); None before the first reset."""
+        return self._last
 
     def observation_layout(self) -> str:
         """The documented layout of the observation vector, one line per segment."""
@@ -178,8 +215,14 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     def reset(
         self, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None and (
+            not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_))
+        ):
+            raise TypeError(f"reset(seed=...): an integer or None, got {seed!r}")
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(f"reset(options=...): a dict or None, got {options!r}")
         if seed is not None:
-            self._episode_seeds = random.Random(seed)
+            self._episode_seeds = random.Random(int(seed))
             episode_seed: int | None = int(seed)
         elif self._episode_seeds is not None:
             episode_seed = self._episode_seeds.randrange(2**31)
@@ -197,14 +240,21 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.num_cycles = max(self.game.tick_index, 0)
         self._last = result
         self._start_journal()
-        observations = {a: self._observe(a, result) for a in self.agents}
-        infos = {a: self._info(a, result) for a in self.agents}
+        with self._stopping_on_error():
+            observations = {a: self._observe(a, result) for a in self.agents}
+            infos = {a: self._info(a, result) for a in self.agents}
         return observations, infos
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        self._check_started("step")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step() takes a dict {{agent: action}}, got {type(actions).__name__}")
         if not self.agents:  # after the episode ended: nothing happens (PettingZoo tolerates it)
             return {}, {}, {}, {}, {}
-        commands = {a: self._command(a, act) for a, act in actions.items() if a in self.game.agents}
+        unknown = [a for a in actions if a not in self._action_spaces]
+        if unknown:  # a typo would leave an agent doing nothing, silently
+            raise KeyError(f"step(): unknown agents {unknown}; the agents are {self.agents}")
+        commands = {a: self._command(a, act) for a, act in actions.items()}
         result = self.game.tick(commands)
         self._spare_slots.sync(self.game.world)
         self._last = result
@@ -215,14 +265,25 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         terminated = result.terminated
         truncated = self.num_cycles >= self.config.max_cycles and not terminated
         agents = self.agents
-        observations = {a: self._observe(a, result) for a in agents}
-        rewards = {a: self._reward(result.rewards[a]) for a in agents}
+        with self._stopping_on_error():
+            observations = {a: self._observe(a, result) for a in agents}
+            rewards = {a: self._reward(result.rewards[a]) for a in agents}
+            infos = {a: self._info(a, result) for a in agents}
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
-        infos = {a: self._info(a, result) for a in agents}
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    @contextlib.contextmanager
+    def _stopping_on_error(self) -> Iterator[None]:
+        """Building observations after a tick ran a rule's listing code (masks, valid actions):
+        if that raises, the game stops, so a retried step cannot play the next tick unseen."""
+        try:
+            yield
+        except BaseException as exc:
+            self.game.stop(exc)
+            raise
 
     def _save_dep_graph(self, tick: int) -> None:
         """The dependency graph's JSON summary of this tick (spec dependency-tracker 1)."""
@@ -287,12 +348,12 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     # ------------------------------------------------------------------ per agent
     def _command(self, agent: str, action: Any) -> Any:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            index = int(action)
-            if 0 <= index < len(self.catalogue) and index not in self.catalogue.unbound:
-                return resolve_entry(
-                    self.game, agent, self.catalogue, index, self._options.get(agent)
-                )
-            return None  # out of range or unbound: an invalid command (the agent does nothing)
+            index, n = int(action), len(self.catalogue)
+            if not 0 <= index < n:  # an invalid command: the agent does nothing
+                return ParseFailure(f"action index {index} is outside 0..{n - 1}")
+            if index in self.catalogue.unbound:
+                return ParseFailure(f"action index {index} is a spare slot nothing is bound to")
+            return resolve_entry(self.game, agent, self.catalogue, index, self._options.get(agent))
         if isinstance(action, np.ndarray) and action.shape == ():
             return self._command(agent, action.item())
         return action  # text or Command: the engine parses or rejects it
@@ -346,6 +407,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     # ------------------------------------------------------------------ global view and display
     def state(self) -> np.ndarray:
         """Every agent's observation vector, concatenated (for centralised critics)."""
+        self._check_started("state")
         out = np.empty(self.state_space.shape, dtype=np.float32)
         size = self.layout.size
         for i, agent in enumerate(self.possible_agents):
@@ -355,6 +417,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        self._check_started("render")
         text = self.render_text()
         if self.config.render_map is not None:
             from agentodyssey_pz.observe.map_svg import write_map

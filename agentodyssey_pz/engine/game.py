@@ -141,7 +141,7 @@ class Game:
         try:
             return run_tick(self, {}, bootstrap=True)
         except BaseException as exc:
-            self._stop(exc)
+            self.stop(exc)
             raise
 
     def tick(self, actions: Mapping[str, Any]) -> TickResult:
@@ -160,14 +160,15 @@ class Game:
         try:
             result = run_tick(self, actions)
         except BaseException as exc:
-            self._stop(exc)
+            self.stop(exc)
             raise
         if self.recorder is not None:
             self.recorder.record(actions, result)
         return result
 
-    def _stop(self, exc: BaseException) -> None:
-        """A tick raised half-way (a rule, or an interrupt): the game stops here."""
+    def stop(self, exc: BaseException) -> None:
+        """Something raised half-way through a tick (a rule, or an interrupt) or while its
+        results were read (a rule's listing code): the game stops here."""
         self.stopped = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
 
     def check_not_stopped(self) -> None:

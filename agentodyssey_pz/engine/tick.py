@@ -46,7 +46,7 @@ def rule_failed(game: Game, rule: object, exc: Exception, doing: str = "") -> Ru
 
 def resolve_command(game: Game, action: Any) -> Command | ParseFailure:
     """Text, a Command, or a (verb, params) pair -> a Command; anything else -> a ParseFailure."""
-    if isinstance(action, Command):
+    if isinstance(action, (Command, ParseFailure)):  # a ParseFailure: the caller refused it
         return action
     if isinstance(action, str) or action is None:
         return game.engine.parse(action) if action is not None else NO_COMMAND

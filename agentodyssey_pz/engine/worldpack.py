@@ -13,10 +13,11 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.errors import ConfigError
-from agentodyssey_pz.resources import bundled_pack_names, resolve_world_file, rules_dir
-from agentodyssey_pz.world.schema import WorldDefinition
-from agentodyssey_pz.world.validate import load_definition, read_json
+from agentodyssey_pz.errors import ConfigError, DataError, Problem, QuestDataError
+from agentodyssey_pz.resources import WORLD_FILE, bundled_pack_names, resolve_world_file, rules_dir
+from agentodyssey_pz.world.quests import SECTION_EVENTS, complete_quests, inject, load_quests
+from agentodyssey_pz.world.schema import Entities, Initializations, WorldDefinition
+from agentodyssey_pz.world.validate import check_definition, load_definition, read_json
 
 QUEST_FILE = "quests.json"
 RULES_FOLDER = "rules"
@@ -31,6 +32,10 @@ class WorldPack:
     source: str | None = None
     quest_data: Any = None  # raw JSON of quests.json (validated by the quest engine)
     rule_packs: tuple[str, ...] = ()
+    # The file holding `quest_data` (quests.json, or the world file when the data is inline under
+    # `quests`) and the JSON path of the data in it, for messages about it.
+    quest_source: str | None = None
+    quest_root: str = "$"
 
 
 PROCGEN_PREFIX = "procgen:"
@@ -73,6 +78,31 @@ def bundled_packs(definition: WorldDefinition) -> tuple[str, ...]:
     return tuple(str(rules_dir() / name) for name in names)
 
 
+def world_file(world: str | os.PathLike[str]) -> Path:
+    """The definition file of a world argument (`resources.resolve_world_file`); an existing
+    folder without a world.json is named as such."""
+    try:
+        return resolve_world_file(world)
+    except FileNotFoundError:
+        folder = Path(os.fspath(world))
+        if folder.is_dir():
+            raise FileNotFoundError(
+                f"no {WORLD_FILE} in {folder} (a world folder holds {WORLD_FILE}, and optionally "
+                f"{QUEST_FILE} and {RULES_FOLDER}/)"
+            ) from None
+        raise
+
+
+def _quest_data(file: Path, definition: WorldDefinition) -> tuple[Any, str | None, str]:
+    """A world's quest data: (raw data or None, the file holding it, its JSON path there)."""
+    if file.name == WORLD_FILE and (file.parent / QUEST_FILE).is_file():
+        quests = file.parent / QUEST_FILE
+        return read_json(quests, QuestDataError), str(quests), "$"
+    if "quests" in definition.extras:
+        return definition.extras["quests"], str(file), "$.quests"
+    return None, None, "$"
+
+
 def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack) -> WorldPack:
     if isinstance(world, WorldPack):
         return world
@@ -80,19 +110,73 @@ def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack)
         return WorldPack(world, name="custom", rule_packs=bundled_packs(world))
     if isinstance(world, str) and world.startswith(PROCGEN_PREFIX):
         return procedural_pack(world)
-    file = resolve_world_file(world)
-    folder = file.parent if file.name == "world.json" else None
+    file = world_file(world)
+    folder = file.parent if file.name == WORLD_FILE else None
     definition = load_definition(file)
-    quest_data = None
     rule_packs = bundled_packs(definition)
-    if folder is not None:
-        if (folder / QUEST_FILE).is_file():
-            quest_data = read_json(folder / QUEST_FILE)
-        if (folder / RULES_FOLDER).is_dir():
-            rule_packs += (str(folder / RULES_FOLDER),)
-    if quest_data is None:
-        quest_data = definition.extras.get("quests")
+    if folder is not None and (folder / RULES_FOLDER).is_dir():
+        rule_packs += (str(folder / RULES_FOLDER),)
+    quest_data, quest_source, quest_root = _quest_data(file, definition)
+    if quest_data is not None:
+        # Checked here, where the file holding the data is known, so its problems name that file
+        # (the game checks the data again, against the same definition, when it starts).
+        load_quests(quest_data, definition, source=quest_source, root=quest_root)
     name = folder.name if folder is not None else Path(file).stem
     return WorldPack(
-        definition, name=name, source=str(file), quest_data=quest_data, rule_packs=rule_packs
+        definition,
+        name=name,
+        source=str(file),
+        quest_data=quest_data,
+        rule_packs=rule_packs,
+        quest_source=quest_source,
+        quest_root=quest_root,
     )
+
+
+@attrs.frozen
+class WorldCheck:
+    """What `check_world` found: the world's file, its definition (None when the world cannot be
+    loaded) and every problem, each with the file that holds it."""
+
+    file: Path
+    definition: WorldDefinition | None
+    problems: tuple[tuple[str, Problem], ...]
+
+    @property
+    def errors(self) -> list[tuple[str, Problem]]:
+        return [(source, p) for source, p in self.problems if p.severity == "error"]
+
+
+def check_world(world: str | os.PathLike[str]) -> WorldCheck:
+    """Check a world as loading it for play does: its definition, its quest data, and the default
+    quest sections its custom events pull in, combined with it (`Game`: load_quests,
+    complete_quests, inject). Nothing is raised for problems in the data: all are returned."""
+    file = world_file(world)
+    found: list[tuple[str, Problem]] = []
+
+    def collect(exc: DataError, default_source: str) -> None:
+        found.extend((exc.source or default_source, p) for p in exc.problems)
+
+    try:
+        raw = read_json(file)
+    except DataError as exc:
+        collect(exc, str(file))
+        return WorldCheck(file, None, tuple(found))
+    definition, problems = check_definition(raw, source=str(file))
+    found += [(str(file), p) for p in problems]
+    own = definition or WorldDefinition(Entities(), Initializations())  # to find quests.json
+    try:
+        quest_data, quest_source, quest_root = _quest_data(file, own)
+        if definition is None:
+            return WorldCheck(file, None, tuple(found))
+        given = (
+            load_quests(quest_data, definition, source=quest_source, root=quest_root)
+            if quest_data is not None
+            else None
+        )
+        enabled = [event for event in SECTION_EVENTS.values() if event in definition.custom_events]
+        inject(definition, complete_quests(given, definition, enabled))
+    except DataError as exc:  # quests.json unreadable, or quest problems
+        collect(exc, str(file))
+    ok = definition is not None and not any(p.severity == "error" for _, p in found)
+    return WorldCheck(file, definition if ok else None, tuple(found))

@@ -14,8 +14,10 @@ Side module (evaluation). A report (`format` "agentodyssey_pz.evaluation", `vers
   ineffective_action_rate (actions that did not take effect), timing.
 - `agents`: per agent over all episodes: policy, samples, mean (the scalar metrics, reward means,
   score_total_std; quest_complete's mean is a completion rate).
-- `policies`: per policy, best first: rank, agents, samples, mean (as above), rating (OpenSkill
-  Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma, matches), timing.
+- `policies`: per policy that fields an agent, best first: rank, agents, samples, mean (as
+  above), rating (OpenSkill Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma, matches), timing.
+  With fewer agents than policies, the policies of `config.policies` that no agent plays are left
+  out (they would carry an unearned default rating); the table names them in a note.
 - `curves`: `ticks` and `score_total` (policy -> mean cumulative score_total after each tick).
 - `timing`: wall_seconds, ticks_per_second, agent_steps_per_second, workers.
 
@@ -64,7 +66,8 @@ def build_report(
     matches = [
         [(m["policy"], m["score_total"]) for m in ep["agents"].values()] for ep in episode_part
     ]
-    ratings = rate_matches(matches, names)
+    unplayed = config.unplayed()
+    ratings = rate_matches(matches, [name for name in names if name not in unplayed])
     policies: dict[str, Any] = {}
     for rank, name in enumerate(leaderboard(ratings), start=1):
         mine = [a for a, p in assignment.items() if p == name]
@@ -344,6 +347,13 @@ def format_table(report: Mapping[str, Any]) -> str:
         }
         rows.append([name, *(fmt.format(values[key]) for key, _, fmt in POLICY_COLUMNS)])
     lines += _columns(["policy", *(title for _, title, _ in POLICY_COLUMNS)], rows)
+    unplayed = [name for name in cfg["policies"] if name not in report["policies"]]
+    if unplayed:
+        k, n = len(cfg["policies"]), cfg["num_agents"]
+        lines.append(
+            f"not rated (no agent played them; {n} agent{'s' if n != 1 else ''} for {k} "
+            f"policies, agent_i plays policy i mod {k}): {', '.join(unplayed)}"
+        )
     lines.append("")
     agent_rows = [
         [

@@ -1,6 +1,7 @@
 """Running evaluation episodes: policies on agents, seeds per episode, serial or in processes.
 
-Side module (evaluation). Agent `agent_i` is played by policy `i mod k` of the k policies given;
+Side module (evaluation). Agent `agent_i` is played by policy `i mod k` of the k policies given
+(with fewer than k agents the last policies field none: the report leaves them unrated);
 episode e is reset with seed `seed + e`, and the policy of agent i is bound with seed
 `(seed + e) * POLICY_SEED_STRIDE + i`. Each episode builds a fresh env and fresh policies, so an
 episode's outcome depends on its seed alone: a run with `workers > 1` (a ProcessPoolExecutor)
@@ -73,6 +74,20 @@ def _positive(_: Any, attribute: attrs.Attribute, value: Any) -> None:
         raise ConfigError(f"{attribute.name}: expected a positive integer, got {value!r}")
 
 
+def _non_negative(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    # Seeds derived from it (episode seeds, policy seeds) must be non-negative for numpy.
+    if type(value) is not int or value < 0:
+        raise ConfigError(f"{attribute.name}: expected a non-negative integer, got {value!r}")
+
+
+def _agent_count(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    from agentodyssey_pz.engine.config import MAX_AGENTS
+
+    _positive(instance, attribute, value)
+    if value > MAX_AGENTS:
+        raise ConfigError(f"{attribute.name}: at most {MAX_AGENTS:,} agents, got {value:,}")
+
+
 def _policies(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if not value:
         raise ConfigError(f"{attribute.name}: need at least one policy")
@@ -85,11 +100,11 @@ class EvalConfig:
     world: str = "default"
     episodes: int = attrs.field(default=4, validator=_positive)
     steps: int = attrs.field(default=200, validator=_positive)
-    num_agents: int = attrs.field(default=6, validator=_positive)
+    num_agents: int = attrs.field(default=6, validator=_agent_count)
     policies: tuple[PolicySpec, ...] = attrs.field(
         default=DEFAULT_POLICIES, converter=tuple, validator=_policies
     )
-    seed: int = 0
+    seed: int = attrs.field(default=0, validator=_non_negative)
     workers: int = attrs.field(default=1, validator=_positive)
     trajectory_dir: str | None = None
     env: Mapping[str, Any] = attrs.field(factory=dict)  # more parallel_env keyword settings
@@ -102,6 +117,11 @@ class EvalConfig:
         """Agent id -> policy spec (`agent_i` gets policy i mod k)."""
         k = len(self.policies)
         return {agent: self.policies[i % k] for i, agent in enumerate(self.agent_ids)}
+
+    def unplayed(self) -> list[str]:
+        """Names of the policies that field no agent (when there are fewer agents than policies),
+        in the order given: the report leaves them out of its ratings and table."""
+        return self.policy_names()[self.num_agents :]
 
     def policy_names(self) -> list[str]:
         names = [policy_name(spec) for spec in self.policies]
@@ -209,6 +229,27 @@ def _episode_result(
     }
 
 
+def check_world_name(world: Any) -> None:
+    """Raise ConfigError (with a hint for a preset's name) if a world name or path finds no
+    world. `procgen:` specs and definition objects are left to the env."""
+    from agentodyssey_pz.resources import resolve_world_file
+
+    if not isinstance(world, str) or world.startswith("procgen:"):
+        return
+    try:
+        resolve_world_file(world)
+    except FileNotFoundError as exc:
+        from agentodyssey_pz.adapter.config import PRESETS
+
+        hint = ""
+        if world in PRESETS:
+            hint = (
+                f"; {world!r} is an env preset (parallel_env({world!r})), not a world: "
+                f"its procedural world is {PRESETS[world]['world']!r}"
+            )
+        raise ConfigError(f"world: {exc}{hint}") from exc
+
+
 def _episode_job(config: EvalConfig, episode: int) -> dict[str, Any]:
     return run_episode(config, episode)
 
@@ -244,7 +285,8 @@ def evaluate(config: EvalConfig, *, show_progress: bool = False) -> dict[str, An
 
     config.policy_names()  # fail early on clashing names ...
     for spec in config.policies:
-        build_policy(spec)  # ... and unknown policies, before any process starts
+        build_policy(spec)  # ... and unknown policies ...
+    check_world_name(config.world)  # ... and worlds that do not exist, before any process starts
     started = time.perf_counter()
     bar = None
     if show_progress:

@@ -21,26 +21,36 @@ from collections.abc import Callable, Mapping, Sequence
 import attrs
 
 from agentodyssey_pz.rules.base import (
+    IN_HAND,
     INVENTORY,
     ONE,
     BaseActionRule,
     CatalogueShape,
-    target_id,
 )
+from agentodyssey_pz.rules.parse import quote_param
+from agentodyssey_pz.world.quests import PLAIN_TEXT
 from agentodyssey_pz.world.schema import ObjectDef, WorldDefinition
 from agentodyssey_pz.world.world import World
 
 # Catalogue order of the base verbs; verbs of other packs follow in rule order.
 VERB_ORDER = (
     "wait", "defend", "enter", "pick_up", "drop", "equip", "unequip", "inspect", "craft",
-    "attack", "talk_to", "buy", "sell", "store", "take_out", "discard",
+    "attack", "talk_to", "buy", "sell", "store", "take_out", "discard", "write",
 )  # fmt: skip
+
+
+HELD_LABEL = "<container in hand>"  # an in-hand entry's label names no container
+
+# An entry's target: a definition id (area, object kind, NPC prototype); None for wait/defend;
+# (definition id, text) for a verb with a text parameter; (word,) for an extra word entry;
+# (definition id, IN_HAND) for a container verb's entry with the container held in hand.
+Target = str | tuple[str, ...] | None
 
 
 @attrs.frozen
 class Entry:
     verb: str  # verb id
-    target: str | None  # definition id (area, object or NPC prototype); None for wait/defend
+    target: Target
     label: str  # human-readable canonical command, e.g. "craft 1 rope"
 
 
@@ -59,6 +69,7 @@ OBJECT_KINDS: dict[str, Callable[[ObjectDef], bool]] = {
     "equippable": lambda o: o.category in ("armor", "container"),
     "tradable": lambda o: o.value is not None and not o.is_instanced,
     "storable": lambda o: o.size is not None and not o.is_container,
+    "writable": lambda o: o.is_writable,
 }
 # The slot table (`ObservationLayout`'s areas, objects, protos) each target kind draws from.
 TABLE_OF_KIND = {"area": "areas", "npc": "protos", **dict.fromkeys(OBJECT_KINDS, "objects")}
@@ -82,15 +93,22 @@ def _unbound(verb: str, phrase: str, shape: CatalogueShape, table: str, k: int) 
     return Entry(verb, None, label(phrase, shape, f"<spare {SPARE_NOUN[table]} {k + 1}>"))
 
 
-def label(verb_phrase: str, shape: CatalogueShape, name: str | None) -> str:
-    """The canonical command of an entry, e.g. `store 1 rope inventory`."""
-    count = 1 + max((p for p in (shape.name, shape.amount, shape.container) if p is not None),
-                    default=-1)  # fmt: skip
-    words = [""] * count
+def label(
+    verb_phrase: str,
+    shape: CatalogueShape,
+    name: str | None,
+    text: str = "",
+    container: str = INVENTORY,
+) -> str:
+    """The canonical command of an entry, e.g. `store 1 rope inventory`, `write "rowan" leaf`."""
+    positions = (shape.name, shape.amount, shape.container, shape.text)
+    words = [""] * (1 + max((p for p in positions if p is not None), default=-1))
     if shape.amount is not None:
         words[shape.amount] = ONE
     if shape.container is not None:
-        words[shape.container] = INVENTORY
+        words[shape.container] = container
+    if shape.text is not None:
+        words[shape.text] = quote_param(text)
     if shape.name is not None and name is not None:
         words[shape.name] = name
     return " ".join([verb_phrase, *words])
@@ -111,6 +129,7 @@ class ActionCatalogue:
         definition: WorldDefinition,
         rules: Mapping[str, BaseActionRule],
         spare: int = 0,
+        texts: Sequence[str] = (PLAIN_TEXT,),
     ) -> None:
         order = in_order(tuple(rules), VERB_ORDER)
         entries: list[Entry] = []
@@ -126,20 +145,32 @@ class ActionCatalogue:
             phrase = self.phrases[verb] = rules[verb].verb
             if shape.target == "none":
                 entries.append(Entry(verb, None, label(phrase, shape, None)))
-                continue
-            for target, name in targets(shape.target, definition):
-                entries.append(Entry(verb, target, label(phrase, shape, name)))
-            table = TABLE_OF_KIND.get(shape.target)
-            for k in range(spare if table is not None else 0):
-                self.spare[table][k].append(len(entries))
-                entries.append(_unbound(verb, phrase, shape, table, k))
+            elif shape.text is not None:  # per text and target; kinds expansion adds get none
+                for text in texts:
+                    for target, name in targets(shape.target, definition):
+                        entries.append(
+                            Entry(verb, (target, text), label(phrase, shape, name, text))
+                        )
+            else:
+                for target, name in targets(shape.target, definition):
+                    entries.append(Entry(verb, target, label(phrase, shape, name)))
+                if shape.in_hand:  # kinds expansion adds get none
+                    for target, name in targets(shape.target, definition):
+                        written = label(phrase, shape, name, container=HELD_LABEL)
+                        entries.append(Entry(verb, (target, IN_HAND), written))
+                table = TABLE_OF_KIND.get(shape.target)
+                for k in range(spare if table is not None else 0):
+                    self.spare[table][k].append(len(entries))
+                    entries.append(_unbound(verb, phrase, shape, table, k))
+            for word in shape.words:
+                entries.append(Entry(verb, (word,), f"{phrase} {quote_param(word)}"))
         self.entries: list[Entry] = entries
         self._unbound_entries = tuple(entries)
         self.unbound: set[int] = {i for slots in self.spare.values() for k in slots for i in k}
         self.index: dict[tuple[str, str | None], int] = {}
         self.verbs = tuple(self.shapes)
         # Per verb, target -> entry index: what the mask loop looks targets up in.
-        self.slots: dict[str, dict[str | None, int]] = {verb: {} for verb in self.verbs}
+        self.slots: dict[str, dict[Target, int]] = {verb: {} for verb in self.verbs}
         for i, e in enumerate(self.entries):
             if i not in self.unbound:
                 self._enter(i, e)
@@ -179,18 +210,3 @@ class ActionCatalogue:
 
     def __len__(self) -> int:
         return len(self.entries)
-
-    def key_of_params(self, world: World, verb: str, params: Sequence[str]) -> int | None:
-        """The entry a concrete command belongs to, or None (an amount other than 1, a container
-        other than the inventory, a target the definition does not have)."""
-        shape = self.shapes.get(verb)
-        if shape is None:
-            return None
-        if shape.amount is not None and params[shape.amount] != ONE:
-            return None
-        if shape.container is not None and params[shape.container] != INVENTORY:
-            return None
-        if shape.name is None:
-            return self.index.get((verb, None))
-        target = target_id(world, shape.target, params[shape.name])
-        return self.index.get((verb, target)) if target is not None else None

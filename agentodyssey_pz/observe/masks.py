@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from agentodyssey_pz.errors import RuleError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
@@ -46,6 +47,14 @@ ParamsByVerb = dict[str, list[tuple[str, ...]]]
 # What the last mask saw, per verb: the (target, params) its rule reported. Executing a discrete
 # action in that same state looks its parameters up here instead of asking the rule again.
 MaskOptions = dict[str, list[tuple[str | None, tuple[str, ...]]]]
+
+
+def rule_raised(rule: object, method: str, exc: Exception) -> RuleError:
+    """A rule's listing method raised while an observation was built: name the rule."""
+    return RuleError(
+        f"{type(rule).__qualname__} ({getattr(rule, 'name', '?')!r}) raised "
+        f"{type(exc).__name__} in {method}: {exc}"
+    )
 
 
 @functools.cache
@@ -93,7 +102,10 @@ def valid_params_by_verb(
             params_list = [params for _, params in mask_options.get(verb_id, ())]
         else:
             ctx.action = verb_id
-            params_list = rule.valid_params(ctx, all_amounts=all_amounts)
+            try:
+                params_list = rule.valid_params(ctx, all_amounts=all_amounts)
+            except Exception as exc:
+                raise rule_raised(rule, "valid_params", exc) from exc
         if params_list:
             out[verb_id] = params_list
     return out
@@ -127,7 +139,10 @@ def valid_actions(
             lines = [command_text(phrase, p) for _, p in mask_options.get(verb_id, ())]
         else:
             ctx.action = verb_id
-            lines = rule.valid_commands(ctx)
+            try:
+                lines = rule.valid_commands(ctx)
+            except Exception as exc:
+                raise rule_raised(rule, "valid_commands", exc) from exc
         if lines:
             out[rule.verb] = lines
     return out
@@ -158,7 +173,10 @@ def action_mask(
     append = valid.append
     for verb in catalogue.verbs:
         ctx.action = verb
-        found = rules[verb].mask_targets(ctx)
+        try:
+            found = rules[verb].mask_targets(ctx)
+        except Exception as exc:
+            raise rule_raised(rules[verb], "mask_targets", exc) from exc
         if not found:
             continue
         if options is not None:
@@ -201,5 +219,8 @@ def resolve_entry(
 def canonical_command(game: Game, catalogue: ActionCatalogue, index: int) -> Command:
     """An entry's command with definition names (what its label says)."""
     entry = catalogue.entries[index]
-    words = entry.label.split(" ")
+    parsed = game.engine.parse(entry.label)  # quoted texts stay one parameter
+    if isinstance(parsed, Command) and parsed.verb == entry.verb:
+        return parsed
+    words = entry.label.split(" ")  # a spare entry's placeholder label
     return Command(entry.verb, tuple(words[len(game.engine.rules[entry.verb].verb.split(" ")) :]))

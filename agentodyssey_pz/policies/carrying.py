@@ -121,12 +121,14 @@ class Carrying:
             yield f"discard {count} {world.name_of(oid)} inventory"
 
     def free_hand(self: Any, keep: Iterable[str] = ()) -> Plan:
-        """Empty one hand of something not in `keep` (ids): into the inventory, else the ground."""
+        """Empty one hand of something not in `keep` (ids): into the inventory, else the ground.
+        When both hands hold things to keep, the later one goes after all: a hand must be freed,
+        or the planner would try the same pick-up forever (it can fetch the thing again)."""
         agent, world = self.agent, self.world
         if not agent.hands_full:
             return
         keep = set(keep)
-        for oid in [o for o in agent.hands if o not in keep]:
+        for oid in [o for o in agent.hands if o not in keep] or list(agent.hands)[-1:]:
             size = world.def_of(oid).size
             if oid not in world.containers and size is not None and self.inventory() is not None:
                 if self.free_space() < size:

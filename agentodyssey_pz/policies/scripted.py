@@ -4,7 +4,7 @@ Policies layer. A scripted policy is bound to an env and an agent (`bind`), make
 for every episode (a new world object means a new episode, a reset or a resumed game), tells the
 planner whether its last command took effect (`info["action_ok"]`) and answers the planner's next
 text command. A planner that is stuck gets a detour (exploration) instead of raising: a policy
-never fails an evaluation run.
+never fails an evaluation run. In a tutorial room, the policy does what the tutorial says.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 from agentodyssey_pz.policies.base import Action, BasePolicy
 from agentodyssey_pz.policies.planner import Planner
 from agentodyssey_pz.policies.planning import WAIT, Stuck
+
+TUTORIAL_INSTRUCTION = "tutorial.instruction"  # the feedback key of the tutorial's instructions
 
 
 class ScriptedPolicy(BasePolicy):
@@ -43,6 +45,9 @@ class ScriptedPolicy(BasePolicy):
         else:
             planner.observe_info(info)
         self._tick = game.tick_index
+        lesson = self.tutorial_command()
+        if lesson is not None:
+            return lesson
         try:
             return planner.command()
         except Stuck:
@@ -51,3 +56,17 @@ class ScriptedPolicy(BasePolicy):
             return planner.command()
         except Stuck:
             return WAIT
+
+    def tutorial_command(self) -> str | None:
+        """In the tutorial room: the command its latest instruction names. Instructions end in
+        the command after a colon ("... I pick it up: pick up creel_0"), maybe followed by an
+        alternative in parentheses; the planners know only the open world."""
+        if self.me.tutorial_passed:
+            return None
+        result = self.env.last_result
+        if result is None:
+            return None
+        for key, text in reversed(result.rule_result.feedback.get(self.agent_id, ())):
+            if key == TUTORIAL_INSTRUCTION:
+                return text.rsplit(": ", 1)[-1].split(" (", 1)[0].strip() or None
+        return None

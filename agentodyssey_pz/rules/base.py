@@ -25,6 +25,7 @@ from agentodyssey_pz.rules.events import (
 )
 from agentodyssey_pz.rules.parse import command_text
 from agentodyssey_pz.rules.state_shape import rule_state_problems
+from agentodyssey_pz.world.quests import texts_to_write
 from agentodyssey_pz.world.world import World
 
 LOG = logging.getLogger("agentodyssey_pz.rules")
@@ -116,12 +117,13 @@ class RuleResult:
 
 
 INVENTORY = "inventory"  # the container name meaning "my equipped inventory"
+IN_HAND = "in hand"  # catalogue targets `(kind, IN_HAND)`: with the container I hold
 ONE = "1"
 
 
 # Target kinds of the discrete catalogue (observe.catalogue covers each).
 CATALOGUE_TARGETS = (
-    "none", "area", "npc", "object", "craftable", "equippable", "tradable", "storable"
+    "none", "area", "npc", "object", "craftable", "equippable", "tradable", "storable", "writable"
 )  # fmt: skip
 
 
@@ -137,24 +139,38 @@ def _optional_position(_: object, attribute: attrs.Attribute, value: object) -> 
                          f"None, got {value!r}")  # fmt: skip
 
 
+def _words(_: object, __: attrs.Attribute, value: object) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(w, str) and w.split() for w in value):
+        raise ValueError(f"CatalogueShape.words: a tuple of words, got {value!r}")
+
+
 @attrs.frozen
 class CatalogueShape:
     """How a verb appears in the discrete action catalogue: one entry per target of a kind.
 
-    `target` is "none" (a single entry, e.g. wait), "area", "object", "craftable", "npc",
-    "equippable", "tradable" or "storable"; `name` is the position of the parameter naming the
-    target; an entry's amount parameter (position `amount`) is "1" and its container parameter
-    (position `container`) is "inventory"."""
+    `target` is one of CATALOGUE_TARGETS ("none": a single entry, e.g. wait); `name` is the
+    position of the parameter naming the target; an entry's amount parameter (position `amount`)
+    is "1" and its container parameter (position `container`) is "inventory". With `text` (the
+    position of a free-text parameter) there is an entry per target and per text the game's
+    quests ask to be written (its target key is `(target, text)`). `words` adds one entry per
+    word, the verb followed by that word alone (target key `(word,)`), e.g. `inspect inventory`.
+    With `in_hand` a verb with a container parameter also gets an entry per target for a
+    container held in hand (target key `(target, IN_HAND)`)."""
 
     target: str = attrs.field(validator=_known_target)
     name: int | None = attrs.field(default=None, validator=_optional_position)
     amount: int | None = attrs.field(default=None, validator=_optional_position)
     container: int | None = attrs.field(default=None, validator=_optional_position)
+    text: int | None = attrs.field(default=None, validator=_optional_position)
+    words: tuple[str, ...] = attrs.field(default=(), validator=_words)
+    in_hand: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
 
     def __attrs_post_init__(self) -> None:
         if self.target != "none" and self.name is None:
             raise ValueError(f"CatalogueShape({self.target!r}): `name` (the position of the "
                              "parameter naming the target) is required")  # fmt: skip
+        if self.in_hand and self.container is None:
+            raise ValueError("CatalogueShape: `in_hand` needs a `container` position")
 
 
 def target_id(world: World, kind: str, name: str) -> str | None:
@@ -225,29 +241,39 @@ class BaseActionRule(ABC):
         verb = self.verb
         return [command_text(verb, params) for params in self.valid_params(ctx)]
 
-    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         """(target, params) for every catalogue entry of this verb that would take effect now:
-        the target's definition-level id (None for a verb with a single entry) and the concrete
-        parameters that carry it out (amount "1", container "inventory").
+        the entry's target (see CatalogueShape: a definition-level id, None for a verb with a
+        single entry, or a tuple key) and the concrete parameters that carry it out (amount "1",
+        container "inventory" or one held in hand, each catalogue text for a text parameter).
 
         Derived from `valid_params(all_amounts=False)`; a verb may override it with a faster
         equivalent (the tests check the two agree)."""
         shape = self.catalogue
         if shape is None:
             return []
-        out: list[tuple[str | None, tuple[str, ...]]] = []
-        world = ctx.world
+        out: list[tuple[Any, tuple[str, ...]]] = []
+        world, agent = ctx.world, ctx.actor
         for params in self.valid_params(ctx, all_amounts=False):
             if shape.amount is not None and params[shape.amount] != ONE:
                 continue
-            if shape.container is not None and params[shape.container] != INVENTORY:
-                continue
+            held = shape.container is not None and params[shape.container] != INVENTORY
+            if held:
+                cid = world.obj_name_to_id.get(params[shape.container])
+                if not shape.in_hand or cid not in agent.hands or cid not in world.containers:
+                    continue
             if shape.name is None:
                 out.append((None, params))
                 continue
-            target = target_id(world, shape.target, params[shape.name])
-            if target is not None:
-                out.append((target, params))
+            target: Any = target_id(world, shape.target, params[shape.name])
+            if target is None and len(params) == 1 and params[0] in shape.words:
+                out.append(((params[0],), params))
+            elif target is not None and shape.text is not None:
+                for text in texts_to_write(ctx.game.quests):
+                    written = (*params[: shape.text], text, *params[shape.text + 1 :])
+                    out.append(((target, text), written))
+            elif target is not None:
+                out.append(((target, IN_HAND) if held else target, params))
         return out
 
 
@@ -259,7 +285,7 @@ class BaseStepRule(ABC):
     """
 
     name: ClassVar[str]
-    priority: ClassVar[int]
+    priority: ClassVar[float]  # any finite number; the base rules use whole ones
     description: ClassVar[str] = ""
     # State the rule keeps in a saved game, checked on load (`rules.state_shape`): each agent's
     # `progress[state_key]` and the world's `auxiliary[state_key]` (None: that place is unused).

@@ -41,14 +41,17 @@ class ActionRuleEngine:
         return parse_action(text, self.verbs)
 
     def reject(self, agent_id: str, raw: object, failure: ParseFailure, res: RuleResult) -> None:
-        shown = raw if isinstance(raw, str) else str(raw)
-        if len(shown) > 80:
-            shown = f"{shown[:77]}..."
+        if raw is failure:  # refused before parsing, e.g. a discrete index out of range
+            what = f"{failure.reason}."
+        else:
+            shown = raw if isinstance(raw, str) else str(raw)
+            if len(shown) > 80:
+                shown = f"{shown[:77]}..."
+            what = f"I could not act on '{shown}' because {failure.reason}."
         res.mark_invalid(
             agent_id,
             "invalid.unparsable",
-            f"Invalid action: I could not act on '{shown}' because {failure.reason}. "
-            f"Known actions: {self.verb_list}. I do nothing this turn.",
+            f"Invalid action: {what} Known actions: {self.verb_list}. I do nothing this turn.",
         )
 
     def dispatch(self, ctx: RuleContext, res: RuleResult) -> None:
@@ -63,9 +66,17 @@ class ActionRuleEngine:
             )
             return
         if not rule.validate_params(ctx, res):
+            said = res.feedback[agent_id]
+            if not said or not res.invalid[agent_id]:  # a pack's check that said nothing
+                res.mark_invalid(
+                    agent_id,
+                    "invalid.params",
+                    f"Invalid action: '{rule.verb}' does not take these parameters "
+                    f"('{rule.usage()}'). I do nothing this turn.",
+                )
             # Name the verbs here too (one line, one key): all three invalid paths read alike.
-            key, text = res.feedback[agent_id][-1]
-            res.feedback[agent_id][-1] = (key, f"{text} Known actions: {self.verb_list}.")
+            key, text = said[-1]
+            said[-1] = (key, f"{text} Known actions: {self.verb_list}.")
             return
         res.action_ok[agent_id] = True
         rule.apply(ctx, res)

@@ -6,8 +6,9 @@ namespace derived from the folder's absolute path, so no pack claims a global mo
 `rules`) and two packs never collide. Every concrete subclass of `BaseActionRule`, `BaseStepRule` or
 `RewardFunction` *defined* in the pack's modules is registered; imported ones are not.
 
-Combining packs: a later pack's verb replaces an earlier pack's verb with the same id, a later step
-rule replaces one with the same name, and new ones are added.
+Combining packs: a later pack's verb replaces an earlier verb with the same id or the same verb
+phrase (with a logged warning), a later step rule replaces one with the same name, and new ones are
+added.
 
 A pack's namespace also carries a digest of its code, so a pack edited in a running process is
 imported afresh the next time a game loads it (old games keep the code they started with), and a

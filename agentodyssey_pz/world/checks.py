@@ -8,6 +8,7 @@ to crash at run time (see the world-definition spec, section 13) are errors here
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,21 @@ import networkx as nx
 
 from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.resources import bundled_pack_names
-from agentodyssey_pz.world.schema import COMBAT_ACTIONS, UNLOCK_USAGES
+from agentodyssey_pz.world.schema import (
+    COMBAT_ACTIONS,
+    UNLOCK_USAGES,
+    AreaDef,
+    Connection,
+    CraftRecipe,
+    Features,
+    GraphDef,
+    Initializations,
+    NpcDef,
+    ObjectDef,
+    PlaceDef,
+    SpawnDef,
+)
+from agentodyssey_pz.world.strict_json import json_keys
 
 FALLBACK_KEY = "obj_key"  # what the base `enter` accepts for a path locked without a key
 
@@ -82,7 +97,9 @@ def check_names(p: Parsed, problems: Problems) -> None:
 def check_id_suffixes(p: Parsed, problems: Problems) -> None:
     for kind, records in (("object", p.objects), ("NPC", p.npcs)):
         for path, _, rec in records:
-            if INSTANCE_SUFFIX.search(rec.id):
+            if not rec.id.strip():
+                problems.error(f"{path}.id", f"{kind} id must not be empty")
+            elif INSTANCE_SUFFIX.search(rec.id):
                 problems.error(
                     f"{path}.id", f"{kind} id '{rec.id}' ends in _<digits>, the instance-id pattern"
                 )
@@ -92,6 +109,11 @@ def check_places(p: Parsed, problems: Problems) -> None:
     spawn = _spawn_area(p)
     non_spawn = 0
     for path, raw, place in p.places:
+        if not place.id.strip():
+            problems.error(f"{path}.id", "place id must not be empty")
+        for i, area in enumerate(place.areas):
+            if not area.id.strip():
+                problems.error(f"{path}.areas[{i}].id", "area id must not be empty")
         # `type` is required in world files (stored, not interpreted); expansion specs default it.
         if "type" not in raw:
             problems.error(f"{path}.type", "missing required key")
@@ -285,7 +307,8 @@ def check_npcs(p: Parsed, problems: Problems) -> None:
                     f"{who}: '{key}' is an instance-form key; definitions use base_*/slope_*",
                 )
             else:
-                problems.warn(f"{path}.{key}", f"{who}: unknown key '{key}' (kept, not used)")
+                hint = did_you_mean(key, NpcDef)
+                problems.warn(f"{path}.{key}", f"{who}: unknown key '{key}'{hint} (kept, not used)")
 
 
 def check_graph(p: Parsed, problems: Problems) -> None:
@@ -367,6 +390,59 @@ def check_rule_packs(p: Parsed, problems: Problems) -> None:
         seen.add(name)
 
 
+def did_you_mean(key: str, cls: type, cutoff: float = 0.6) -> str:
+    """' (did you mean 'x'?)' naming the field of `cls` closest to a misspelt key, or '' when
+    none is close."""
+    close = difflib.get_close_matches(key, list(json_keys(cls).values()), n=1, cutoff=cutoff)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _unknown_fields(record: Any, cls: type, path: str, who: str, problems: Problems) -> None:
+    for key in record.extras:
+        hint = did_you_mean(key, cls)
+        problems.warn(f"{path}.{key}", f"{who}unknown field '{key}'{hint}: it is ignored")
+
+
+def check_unknown_fields(p: Parsed, problems: Problems) -> None:
+    """Keys of fixed-schema records (a craft recipe, a place, an area, the spawn, the graph ...)
+    that the format does not know: kept for the round trip but never read, so most likely a
+    misspelling. Warnings: the world still loads (spec world-definition 3.5, 13). Objects are the
+    exception: their unknown keys are extra attributes rules may read (`hp_restore` ...), so only
+    one that looks like a misspelt field is reported."""
+    for path, _, obj in p.objects:
+        who = f"object '{obj.id}': "
+        for key in obj.craft.extras:
+            hint = did_you_mean(key, CraftRecipe)
+            lost = not obj.craft.ingredients and "'ingredients'" in hint
+            uncraftable = ", so the object cannot be crafted" if lost else ""
+            problems.warn(
+                f"{path}.craft.{key}",
+                f"{who}unknown field '{key}' in its craft recipe{hint}: it is ignored{uncraftable}",
+            )
+        for key in obj.extras:
+            hint = did_you_mean(key, ObjectDef, cutoff=0.8)
+            if hint:
+                problems.warn(
+                    f"{path}.{key}", f"{who}unknown field '{key}'{hint}: kept as an extra attribute"
+                )
+    for path, _, place in p.places:
+        _unknown_fields(place, PlaceDef, path, f"place '{place.id}': ", problems)
+        for i, area in enumerate(place.areas):
+            where = f"{path}.areas[{i}]"
+            _unknown_fields(area, AreaDef, where, f"area '{area.id}': ", problems)
+    init = p.initializations
+    if init is not None:
+        _unknown_fields(init, Initializations, "$.initializations", "", problems)
+        if init.spawn is not None:
+            _unknown_fields(init.spawn, SpawnDef, "$.initializations.spawn", "", problems)
+    if p.features is not None:
+        _unknown_fields(p.features, Features, "$.features", "", problems)
+    if p.graph is not None:
+        _unknown_fields(p.graph, GraphDef, "$.graph", "", problems)
+        for i, conn in enumerate(p.graph.connections):
+            _unknown_fields(conn, Connection, f"$.graph.connections[{i}]", "", problems)
+
+
 def check_required_ids(p: Parsed, problems: Problems, required: tuple[str, ...]) -> None:
     for oid in required:
         if oid not in p.declared_objects:
@@ -382,6 +458,7 @@ CHECKS: tuple[Callable[[Parsed, Problems], None], ...] = (
     check_object_fields,
     check_recipes,
     check_npcs,
+    check_unknown_fields,
     check_graph,
     check_unused_materials,
     check_custom_events,

@@ -13,15 +13,15 @@ agent's guide NPC) and `$spawn` (the spawn area). Objective texts may use `{name
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
 import attrs
 
-from agentodyssey_pz.errors import Problems, QuestDataError
+from agentodyssey_pz.errors import Problem, Problems, QuestDataError
 from agentodyssey_pz.world.main_quest_data import load_main_quest
-from agentodyssey_pz.world.quest_records import MainQuestDef
+from agentodyssey_pz.world.quest_records import Condition, MainQuestDef, SetupStep
 from agentodyssey_pz.world.schema import WorldDefinition, definition_to_dict
 
 
@@ -38,6 +38,41 @@ class QuestFile:
 
 
 SECTION_NAMES = ("main_quest", "side_quests", "tutorial")
+# What a writable gets written with in the discrete catalogue when no quest asks for a text (the
+# tutorial's writing step takes any text).
+PLAIN_TEXT = "mark"
+
+
+def texts_to_write(quests: QuestFile) -> tuple[str, ...]:
+    """The texts a world's quests ask agents to write (the `text` of their conditions, a quest
+    variable resolved when its `value` is fixed in the data), in order of first mention; never
+    empty (`PLAIN_TEXT` when none). Discrete agents get a `write` entry per text and writable."""
+    records = list(_records(quests.sections()))
+    fixed = {
+        f"${r.let}": r.value
+        for r in records
+        if isinstance(r, SetupStep) and isinstance(r.value, str)
+    }
+    found: dict[str, None] = {}
+    for record in records:
+        text = record.params.get("text") if isinstance(record, Condition) else None
+        if isinstance(text, str):
+            text = fixed.get(text, text)
+            if not text.startswith("$"):  # a variable set at random each episode: no entry
+                found[text] = None
+    return tuple(found) or (PLAIN_TEXT,)
+
+
+def _records(items: Iterable[Any]) -> Iterable[Any]:
+    """Every attrs record inside the quest data, depth first."""
+    for item in items:
+        if attrs.has(type(item)):
+            yield item
+            yield from _records(getattr(item, f.name) for f in attrs.fields(type(item)))
+        elif isinstance(item, (tuple, list)):
+            yield from _records(item)
+        elif isinstance(item, dict):
+            yield from _records(item.values())
 
 
 def _section_loaders() -> dict[str, Any]:
@@ -50,19 +85,23 @@ def _section_loaders() -> dict[str, Any]:
     }
 
 
-def load_quests(raw: Any, definition: WorldDefinition, *, source: str | None = None) -> QuestFile:
+def load_quests(
+    raw: Any, definition: WorldDefinition, *, source: str | None = None, root: str = "$"
+) -> QuestFile:
     """Validate quest data against the world it belongs to; raises QuestDataError listing every
-    problem with its JSON path."""
+    problem with its JSON path. `source` is the file holding the data (a world folder's
+    quests.json, or the world file for inline data, whose paths start at `root`, `$.quests`)."""
     problems = Problems()
     if not isinstance(raw, dict):
-        problems.error("$", "quest data must be a JSON object")
+        problems.error(root, "quest data must be a JSON object")
         problems.raise_if_errors(QuestDataError, source)
     for key in raw:
         if key not in SECTION_NAMES:
-            problems.error(f"$.{key}", f"unknown section (expected {', '.join(SECTION_NAMES)})")
+            expected = ", ".join(SECTION_NAMES)
+            problems.error(f"{root}.{key}", f"unknown section (expected {expected})")
     loaders = _section_loaders()
     loaded = {
-        name: loaders[name](raw[name], definition, f"$.{name}", problems)
+        name: loaders[name](raw[name], definition, f"{root}.{name}", problems)
         for name in SECTION_NAMES
         if name in raw
     }
@@ -70,16 +109,49 @@ def load_quests(raw: Any, definition: WorldDefinition, *, source: str | None = N
     return QuestFile(**loaded)
 
 
+# Custom event that switches each section on.
+SECTION_EVENTS = {"main_quest": "main_quest", "side_quests": "side_quest", "tutorial": "tutorial"}
+
+
+def world_source(definition: WorldDefinition) -> str:
+    """The file a definition was read from, for messages (or a description when it has none)."""
+    return definition.source or "the world definition"
+
+
+def _event_path(definition: WorldDefinition, section: str) -> str:
+    """Where the world turns a section on: its custom event's entry ($ when only configured)."""
+    event = SECTION_EVENTS[section]
+    events = definition.custom_events
+    return f"$.custom_events[{events.index(event)}]" if event in events else "$"
+
+
 def default_section(name: str, definition: WorldDefinition) -> Any:
-    """The project's default data for a section (used when a world enables it without data)."""
+    """The project's default data for a section (used when a world enables it without data).
+
+    The default data is checked against the world: its problems are the world's (it lacks what
+    the section needs), so they are reported in the world's file, at the custom event that turned
+    the section on, naming the default section and what it needed where."""
     from agentodyssey_pz.resources import default_quest_file
+    from agentodyssey_pz.world.validate import read_json
 
     path = default_quest_file(name)
+    raw = read_json(path, QuestDataError)
     problems = Problems()
-    with open(path, encoding="utf-8") as fh:
-        raw = json.load(fh)
     section = _section_loaders()[name](raw, definition, "$", problems)
-    problems.raise_if_errors(QuestDataError, str(path))
+    if problems.errors:
+        event, where = SECTION_EVENTS[name], _event_path(definition, name)
+        turned_on = f"'{event}'" if where != "$" else f"the game's setting {event}=True"
+        raise QuestDataError(
+            [
+                Problem(
+                    where,
+                    f"{turned_on} uses the default {name} section ({path}), whose {p.path} needs "
+                    f"what this world lacks: {p.message}",
+                )
+                for p in problems.errors
+            ],
+            world_source(definition),
+        )
     return section
 
 
@@ -88,13 +160,21 @@ def complete_quests(
 ) -> QuestFile:
     """Fill every enabled section the world has no data for with the project's default."""
     quests = quests or QuestFile()
-    wanted = {"main_quest": "main_quest", "side_quest": "side_quests", "tutorial": "tutorial"}
+    enabled = set(enabled)
     filled = {}
-    for event, section in wanted.items():
+    errors: list[Problem] = []
+    for section, event in SECTION_EVENTS.items():
         current = getattr(quests, section)
         if event in enabled and current is None:
-            current = default_section(section, definition)
+            try:
+                current = default_section(section, definition)
+            except QuestDataError as exc:  # every section's problems reported at once
+                if exc.source != world_source(definition):
+                    raise
+                errors += exc.problems
         filled[section] = current if event in enabled else None
+    if errors:
+        raise QuestDataError(errors, world_source(definition))
     return QuestFile(**filled)
 
 
@@ -124,8 +204,27 @@ def inject(definition: WorldDefinition, quests: QuestFile) -> WorldDefinition:
     combined = attrs.evolve(definition, entities=entities, initializations=init)
     from agentodyssey_pz.world.validate import check_definition
 
-    checked, problems = check_definition(definition_to_dict(combined))
+    checked, problems = check_definition(definition_to_dict(combined), source=definition.source)
     if checked is None:
-        errors = [p for p in problems if p.severity == "error"]
-        raise QuestDataError(errors, "the world with its quest entities added")
+        # The world's own records passed their checks: these problems come from the quests'
+        # records meeting the world's (a name taken twice ...). Paths past the world's own lists
+        # are the quests' records, appended in order.
+        added = {"objects": new_objects, "npcs": new_npcs}
+        own = {"objects": len(definition.entities.objects), "npcs": len(definition.entities.npcs)}
+
+        def rephrase(problem: Problem) -> Problem:
+            found = _ENTITY_INDEX.match(problem.path)
+            where = ""
+            if found and int(found[2]) >= own[found[1]]:
+                record = added[found[1]][int(found[2]) - own[found[1]]]
+                where = f" (the quests' {found[1][:-1].replace('npc', 'NPC')} '{record.id}')"
+            message = f"with the quests' NPCs and objects added{where}: {problem.message}"
+            return Problem(problem.path, message)
+
+        raise QuestDataError(
+            [rephrase(p) for p in problems if p.severity == "error"], world_source(definition)
+        )
     return checked
+
+
+_ENTITY_INDEX = re.compile(r"^\$\.entities\.(objects|npcs)\[(\d+)\]")

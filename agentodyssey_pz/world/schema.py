@@ -30,6 +30,8 @@ from agentodyssey_pz.world.strict_json import (
 
 # Metadata flag: the field is written only when it is not None (absence is meaningful).
 OMIT_IF_NONE = "omit_if_none"
+# Metadata flag: the field is not part of the JSON format (neither read nor written).
+NOT_JSON = "not_json"
 
 COMBAT_ACTIONS = ("attack", "defend", "wait")
 UNLOCK_USAGES = ("unlock", "lockpick")  # usages of the "unlock pool" that synthesis distributes
@@ -282,6 +284,11 @@ class WorldDefinition:
     features: Features = attrs.field(factory=Features)
     graph: GraphDef | None = _absent()
     extras: dict[str, Any] = _extras()
+    # Where the definition was read from (a file, a `procgen:` spec), for messages about it (quest
+    # problems that come from this world): not a JSON key, not compared, never written out.
+    source: str | None = attrs.field(
+        default=None, eq=False, repr=False, kw_only=True, metadata={NOT_JSON: True}
+    )
 
     @property
     def spawn_area(self) -> str | None:
@@ -309,14 +316,14 @@ SCHEMA_CLASSES: tuple[type, ...] = (
 
 
 def _record_hooks(converter: cattrs.Converter, cls: type) -> tuple[Any, Any]:
-    renames = renamed_fields(cls)
-    keys = json_keys(cls)
+    renames: dict[str, Any] = renamed_fields(cls)
+    not_json = [f.name for f in attrs.fields(cls) if f.metadata.get(NOT_JSON)]
+    renames.update({name: override(omit=True) for name in ["extras", *not_json]})
+    keys = {k: v for k, v in json_keys(cls).items() if k not in not_json}
     known = set(keys.values())
     omit = {keys[f.name] for f in attrs.fields(cls) if f.metadata.get(OMIT_IF_NONE)}
-    base_structure = make_dict_structure_fn(cls, converter, extras=override(omit=True), **renames)
-    base_unstructure = make_dict_unstructure_fn(
-        cls, converter, extras=override(omit=True), **renames
-    )
+    base_structure = make_dict_structure_fn(cls, converter, **renames)
+    base_unstructure = make_dict_unstructure_fn(cls, converter, **renames)
 
     def structure(value: Any, _: type) -> Any:
         if not isinstance(value, dict):

@@ -7,10 +7,12 @@ JSON path. A definition with errors is never returned half-built.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from typing import Any
 import attrs
 import cattrs
 
-from agentodyssey_pz.errors import Problem, Problems, WorldDefinitionError
+from agentodyssey_pz.errors import DataError, Problem, Problems, WorldDefinitionError
 from agentodyssey_pz.world import checks
 from agentodyssey_pz.world.schema import (
     CONVERTER,
@@ -38,6 +40,7 @@ LOG = logging.getLogger("agentodyssey_pz.world")
 
 # `quests` may hold a world's quest data inline (instead of a quests.json next to the world).
 TOP_LEVEL_KEYS = ("entities", "initializations", "custom_events", "features", "graph", "quests")
+ENTITY_KEYS = ("places", "objects", "npcs")
 
 
 def _describe(exc: BaseException, _: Any) -> str:
@@ -211,8 +214,18 @@ def _parse(raw: Any, problems: Problems) -> Parsed:
     parsed.custom_events = events or ()
     for key in raw:
         if key not in TOP_LEVEL_KEYS:
-            problems.warn(f"$.{key}", f"unknown top-level key '{key}' (kept, not used)")
+            hint = _did_you_mean(key, TOP_LEVEL_KEYS)
+            problems.warn(f"$.{key}", f"unknown top-level key '{key}'{hint} (kept, not used)")
+    for key in entities:
+        if key not in ENTITY_KEYS:
+            hint = _did_you_mean(key, ENTITY_KEYS)
+            problems.warn(f"$.entities.{key}", f"unknown field '{key}'{hint}: it is ignored")
     return parsed
+
+
+def _did_you_mean(key: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _apply_aliases(parsed: Parsed, problems: Problems) -> None:
@@ -250,6 +263,7 @@ def check_definition(
         features=parsed.features or Features(),
         graph=parsed.graph,
         extras={k: v for k, v in raw.items() if k not in TOP_LEVEL_KEYS or k == "quests"},
+        source=source,
     )
     return definition, problems.items
 
@@ -258,7 +272,9 @@ def parse_definition(
     raw: Any, *, required_object_ids: Iterable[str] = (), source: str | None = None
 ) -> WorldDefinition:
     """Validate and build a definition; raises `WorldDefinitionError` listing every problem."""
-    definition, problems = check_definition(raw, required_object_ids=required_object_ids)
+    definition, problems = check_definition(
+        raw, required_object_ids=required_object_ids, source=source
+    )
     if definition is None:
         raise WorldDefinitionError([p for p in problems if p.severity == "error"], source)
     for problem in problems:
@@ -266,24 +282,70 @@ def parse_definition(
     return definition
 
 
-def read_json(path: str | os.PathLike[str]) -> Any:
-    """Read a JSON file; a syntax error becomes a `WorldDefinitionError` with line and column."""
+# Deepest nesting of lists and objects accepted in a JSON file (the bundled worlds and quest data
+# nest about ten levels; Python's JSON parser and the loaders recurse once per level).
+MAX_JSON_DEPTH = 100
+
+
+def _position(text: str, index: int) -> str:
+    line_start = text.rfind("\n", 0, index) + 1
+    line = text.count("\n", 0, index) + 1
+    return f"line {line}, column {index - line_start + 1}"
+
+
+def _json_depth(data: Any) -> int:
+    """How deeply lists and objects nest in `data` (iterative: no recursion limit)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth <= MAX_JSON_DEPTH:
+                children = value.values() if isinstance(value, dict) else value
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def read_json(
+    path: str | os.PathLike[str], error_type: type[DataError] = WorldDefinitionError
+) -> Any:
+    """Read a JSON file written by a person. Anything that stops it from being read (missing,
+    not UTF-8, a syntax error with line and column, a number too long to convert, nesting too deep
+    to load) becomes an `error_type` (a `WorldDefinitionError`, or `QuestDataError` for quest
+    files) naming the file."""
     path = Path(path)
+
+    def refuse(message: str) -> DataError:
+        return error_type([Problem("$", message)], str(path))
+
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise WorldDefinitionError(
-            [Problem("$", f"cannot read file: {exc.strerror}")], str(path)
-        ) from exc
+        raise refuse(f"cannot read file: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
-        raise WorldDefinitionError([Problem("$", "file is not UTF-8 text")], str(path)) from exc
+        raise refuse("file is not UTF-8 text") from exc
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
-        raise WorldDefinitionError(
-            [Problem("$", f"not valid JSON ({exc.msg} at {where})")], str(path)
+        raise refuse(f"not valid JSON ({exc.msg} at {where})") from exc
+    except RecursionError as exc:
+        raise refuse(
+            f"lists and objects are nested too deeply to load (at most {MAX_JSON_DEPTH} levels)"
         ) from exc
+    except ValueError as exc:  # a number with more digits than Python converts
+        limit = sys.get_int_max_str_digits()
+        found = re.search(rf"\d{{{limit + 1},}}", text) if limit else None
+        if found is None:
+            raise refuse(f"not valid JSON ({exc})") from exc
+        digits = len(found.group())
+        raise refuse(
+            f"the number at {_position(text, found.start())} has {digits} digits "
+            f"(at most {limit} are allowed)"
+        ) from exc
+    if _json_depth(data) > MAX_JSON_DEPTH:
+        raise refuse(f"lists and objects are nested more than {MAX_JSON_DEPTH} levels deep")
+    return data
 
 
 def load_definition(

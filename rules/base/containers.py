@@ -9,6 +9,9 @@ quirk 4).
 
 from __future__ import annotations
 
+from typing import Any
+
+from agentodyssey_pz.rules.base import IN_HAND
 from agentodyssey_pz.world.agents import AgentState, container_load
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
@@ -69,6 +72,28 @@ def reachable_containers(world: World, agent: AgentState) -> list[tuple[str, Con
         if name is not None and name != INVENTORY:
             found.append((name, containers[cid]))
     return found
+
+
+def catalogue_containers(
+    world: World, agent: AgentState
+) -> list[tuple[str | None, str, ContainerInstance]]:
+    """The containers discrete actions use, as (entry key suffix, name, container): the equipped
+    inventory (suffix None: `store 1 rope inventory`), then each container held in hand by its
+    own name (suffix IN_HAND: `store 1 rope <container in hand>`)."""
+    containers = world.containers
+    found: list[tuple[str | None, str, ContainerInstance]] = []
+    if agent.inventory_id is not None:
+        found.append((None, INVENTORY, containers[agent.inventory_id]))
+    for cid in agent.hands:
+        name = names_itself(world, cid) if cid in containers else None
+        if name is not None and name != INVENTORY:
+            found.append((IN_HAND, name, containers[cid]))
+    return found
+
+
+def entry_key(kind: str, suffix: str | None) -> Any:
+    """A catalogue target: the kind for the inventory's entries, (kind, suffix) otherwise."""
+    return kind if suffix is None else (kind, suffix)
 
 
 def contents_by_name(world: World, container: ContainerInstance) -> list[tuple[str, str, int]]:

@@ -2,8 +2,8 @@
 (`infos[agent]["action_ok"]` True) and every masked one is refused (False).
 
 States come from masked random walks of three agents on every bundled world, with the world's
-default tutorial setting and without the tutorial (random agents never leave the tutorial rooms, so
-the open world needs its own walks). Two sweeps:
+default tutorial setting (random agents work through much of the tutorial, which has them write
+and use a bag in hand) and without it (the open world). Two sweeps:
 
 - Full path (`test_every_index_tried_through_the_env`): at sampled states the whole env is
   snapshotted (`adapter.rollouts.snapshot`: Game, cached per-agent commands, encoder) and restored
@@ -24,12 +24,13 @@ import pickle
 import numpy as np
 import pytest
 from adapter.rollouts import first_difference, random_actions, record_step, restore, snapshot
-from harness import act
+from harness import act, give
 from worlds_helper import bundled_worlds
 
 import agentodyssey_pz
 from agentodyssey_pz.engine.state import state_hash
 from agentodyssey_pz.observe.masks import resolve_entry
+from agentodyssey_pz.rules.base import IN_HAND
 
 WORLDS = bundled_worlds()
 TUTORIAL = pytest.mark.parametrize(
@@ -172,5 +173,59 @@ def test_masks_hold_over_thousands_of_states(world: str, tutorial: bool | None) 
     assert not refused_but_unmasked, f"unmasked but refused: {refused_but_unmasked[:10]}"
     if tutorial is False:
         # The walks reach states where every verb is possible, except `buy` on some worlds (coins
-        # and a merchant's stock in one place: rare for random agents).
-        assert set(env.catalogue.verbs) - unmasked_verbs <= {"buy"}
+        # and a merchant's stock in one place: rare for random agents) and `write` (a writing
+        # tool and a writable in hand at once; the tutorial walks and
+        # test_write_and_container_in_hand_entries cover it).
+        assert set(env.catalogue.verbs) - unmasked_verbs <= {"buy", "write"}
+
+
+@pytest.mark.parametrize("world", WORLDS)
+def test_write_and_container_in_hand_entries(world: str) -> None:
+    """The entries discrete agents need for the tutorial and the main quests: `write "<text>"
+    <writable>` for each text the world's quests ask for, `inspect inventory`, and store / take
+    out / discard with the container held in hand. Set up so each is possible, each unmasked entry
+    is taken, and the write entries are exactly those of the writable in hand."""
+    from agentodyssey_pz.world.quests import texts_to_write
+
+    env = make_env(world, False)
+    observations, _ = env.reset(seed=1)
+    game, actor = env.game, "agent_0"
+    world_ = game.world
+    pen = next(o.id for o in world_.objects.values() if o.usage == "write")
+    paper = next(o for o in world_.objects.values() if o.is_writable and not o.is_prewritten)
+    bag = next(o.id for o in world_.objects.values() if o.is_container)
+    coin = world_.currency_id
+    agent = game.agents[actor]
+    agent.hands.clear()
+    give(game, actor, pen)
+    (note,) = give(game, actor, paper.id)
+    observations, _, _, _, _ = env.step(others_wait(env, actor, "wait"))
+    mask = observations[actor]["action_mask"]
+    writes = [int(i) for i in np.flatnonzero(mask) if env.catalogue.entries[i].verb == "write"]
+    texts = texts_to_write(game.quests)
+    assert [env.catalogue.entries[i].target for i in writes] == [(paper.id, t) for t in texts]
+    index = writes[0]
+    _, _, _, _, infos = env.step(others_wait(env, actor, index))
+    assert infos[actor]["action_ok"] and game.world.writables[note].text == texts[0]
+
+    agent.hands.clear()
+    (held,) = give(game, actor, bag)
+    world_.areas[agent.area_id].add_objects(coin, 2)
+    for verb in ("store", "store", "take_out", "discard"):
+        observations, _, _, _, _ = env.step(others_wait(env, actor, "wait"))
+        mask = observations[actor]["action_mask"]
+        index = env.catalogue.slots[verb][(coin, IN_HAND)]
+        assert mask[index] == 1, (verb, env.action_name(actor, index))
+        _, _, _, _, infos = env.step(others_wait(env, actor, index))
+        assert infos[actor]["action_ok"], verb
+    assert world_.containers[held].items.get(coin, 0) == 0  # 2 stored, 1 taken out, 1 discarded
+
+    agent.hands.clear()
+    (worn,) = give(game, actor, bag)
+    env.step(others_wait(env, actor, f"equip {world_.containers[worn].name}"))
+    observations, _, _, _, _ = env.step(others_wait(env, actor, "wait"))
+    index = env.catalogue.slots["inspect"][("inventory",)]
+    assert env.action_name(actor, index) == "inspect inventory"
+    assert observations[actor]["action_mask"][index] == 1
+    _, _, _, _, infos = env.step(others_wait(env, actor, index))
+    assert infos[actor]["action_ok"]

@@ -206,7 +206,61 @@ def test_the_cli_takes_rule_packs(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "now at tick 7" in capsys.readouterr().out
     out = tmp_path / "eval"
     args = ["evaluate", "--rule-pack", digger, "--episodes", "1", "--steps", "5", "--agents", "2"]
+    args += ["--policies", "random,wait"]
     args += ["--quiet", "--plot", "none", "-o", str(out)]
     assert cli.main(args) == 0
     report = (out / "report.json").read_text(encoding="utf-8")
     assert digger in report  # the episodes' env settings name the pack
+
+
+PICKY = """
+class Picky(BaseActionRule):
+    name = "picky"
+    verb = "picky"
+    params = ("thing",)
+    param_max = None
+
+    def validate_params(self, ctx, res):
+        return len(ctx.params) == 1  # says nothing when it refuses
+
+    def apply(self, ctx, res):
+        res.say(ctx.actor.id, "picky.done", "Fine.")
+"""
+
+FRAGILE_MASK = """
+class Fragile(BaseActionRule):
+    name = "fragile"
+    verb = "fragile"
+    catalogue = CatalogueShape("none")
+
+    def apply(self, ctx, res):
+        res.say(ctx.actor.id, "fragile.done", "Done.")
+
+    def mask_targets(self, ctx):
+        if ctx.game.tick_index >= 2:
+            raise ZeroDivisionError("the mask broke")
+        return [(None, ())]
+"""
+
+
+def test_a_silent_parameter_check_gets_feedback_not_an_index_error(tmp_path: Path) -> None:
+    game = Game(TINY, 1, GameConfig(rule_packs=(pack(tmp_path / "picky", PICKY),)))
+    game.reset(0)
+    result = game.tick({"agent_0": "picky a b"})
+    assert result.invalid["agent_0"] and not result.action_ok["agent_0"]
+    assert "'picky' does not take these parameters ('picky <thing>')" in result.feedback("agent_0")
+
+
+def test_a_mask_that_raises_stops_the_env_instead_of_playing_on(tmp_path: Path) -> None:
+    env = agentodyssey_pz.parallel_env(
+        world=TINY, num_agents=1, tutorial=False,
+        rule_packs=(pack(tmp_path / "fragile", FRAGILE_MASK),),
+    )  # fmt: skip
+    env.reset(seed=0)
+    env.step({"agent_0": "wait"})
+    with pytest.raises(RuleError, match=r"Fragile \('fragile'\) raised ZeroDivisionError in mask_"):
+        env.step({"agent_0": "wait"})
+    tick = env.game.tick_index
+    with pytest.raises(RuleError, match="stopped"):
+        env.step({"agent_0": "wait"})
+    assert env.game.tick_index == tick == 2  # no tick was played unseen

@@ -309,3 +309,22 @@ def test_user_policies_are_registered_from_python_objects_only() -> None:
     registry.register("broken", lambda: 42)
     with pytest.raises(TypeError, match="not a callable"):
         registry.make("broken")
+
+
+@pytest.mark.parametrize("world", ["glasswick", "cinderdeep"])
+def test_scripted_policies_follow_the_tutorial_out_of_its_room(world: str) -> None:
+    """These worlds turn the tutorial on: a scripted policy does what each instruction says (the
+    planners know only the open world), so every scripted agent leaves its room and plays on."""
+    names = ["explorer", "crafter", "fighter", "trader", "quester"]
+    env = parallel_env(world=world, num_agents=len(names), max_cycles=200)
+    observations, infos = env.reset(seed=3)
+    policies = {}
+    for i, (agent, name) in enumerate(zip(env.possible_agents, names, strict=True)):
+        policies[agent] = make_policy(name)
+        policies[agent].bind(env, agent, i)
+    steps = len(env.game.quests.tutorial.steps)
+    for _ in range(steps + 20):
+        actions = {a: policies[a](observations[a], infos[a]) for a in env.agents}
+        observations, _, _, _, infos = env.step(actions)
+    passed = {a: env.game.agents[a].tutorial_passed for a in env.possible_agents}
+    assert all(passed.values()), passed

@@ -473,13 +473,18 @@ def test_config_switch_turns_the_tutorial_off_for_glasswick() -> None:
 def test_a_world_lacking_roles_is_a_precise_error() -> None:
     with pytest.raises(QuestDataError) as caught:
         Game(TINY, 1, make_config(tutorial=True))
+    # The world lacks what the default section needs: the world is blamed, the section named.
+    uses = (
+        "$: the game's setting tutorial=True uses the default tutorial section "
+        f"({default_quest_file('tutorial')}), whose"
+    )
     assert [str(p) for p in caught.value.problems] == [
-        "$.roles.log: no log given and none can be inferred: "
-        "the world has no level-1 raw material worth at least 2",
-        "$.roles.furnace: no furnace given and none can be inferred: "
-        "the bar 'obj_pear' is crafted at no station",
+        f"{uses} $.roles.log needs what this world lacks: no log given and none can be "
+        "inferred: the world has no level-1 raw material worth at least 2",
+        f"{uses} $.roles.furnace needs what this world lacks: no furnace given and none can be "
+        "inferred: the bar 'obj_pear' is crafted at no station",
     ]
-    assert caught.value.source == str(default_quest_file("tutorial"))
+    assert caught.value.source == str(TINY)
 
 
 def make_config(**fields: Any) -> Any:

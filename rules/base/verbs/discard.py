@@ -11,6 +11,8 @@ ours lists containers in reach and every entry in them, instances included.
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import ContainerInstance
@@ -24,7 +26,13 @@ from ..carrying import (
     move_units,
     parse_amount,
 )
-from ..containers import contents_by_name, locate_container, reachable_containers
+from ..containers import (
+    catalogue_containers,
+    contents_by_name,
+    entry_key,
+    locate_container,
+    reachable_containers,
+)
 
 
 class Discard(ListsAmounts, BaseActionRule):
@@ -33,7 +41,7 @@ class Discard(ListsAmounts, BaseActionRule):
     params = ("amount", "obj_name", "container_name")
     param_min = param_max = 3
     description = "Take items out of my inventory or a container and leave them on the ground here."
-    catalogue = CatalogueShape("storable", name=1, amount=0, container=2)
+    catalogue = CatalogueShape("storable", name=1, amount=0, container=2, in_hand=True)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -108,13 +116,12 @@ class Discard(ListsAmounts, BaseActionRule):
             for name, _, count in contents_by_name(world, container)
         ]
 
-    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        """`discard 1 <kind> inventory` entries: the inventory's items."""
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
+        """`discard 1 <kind> inventory` and `discard 1 <kind> <container in hand>` entries: what
+        those containers hold."""
         agent, world = ctx.actor, ctx.world
-        if agent.inventory_id is None:
-            return []
-        inventory = world.containers[agent.inventory_id]
-        return [
-            (world.def_of(oid).id, (ONE, name, INVENTORY))
-            for name, oid, _ in contents_by_name(world, inventory)
-        ]
+        out: list[tuple[Any, tuple[str, ...]]] = []
+        for suffix, cname, container in catalogue_containers(world, agent):
+            for name, oid, _ in contents_by_name(world, container):
+                out.append((entry_key(world.def_of(oid).id, suffix), (ONE, name, cname)))
+        return out

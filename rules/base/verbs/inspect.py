@@ -99,7 +99,7 @@ class Inspect(BaseActionRule):
     params = ("object_name",)
     param_min = param_max = 1
     description = "Look closely at my inventory, a container, or something I hold or see."
-    catalogue = CatalogueShape("object", name=0)
+    catalogue = CatalogueShape("object", name=0, words=(INVENTORY,))
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -187,9 +187,12 @@ class Inspect(BaseActionRule):
         listing, containers = world.listing, world.containers
         out: list[tuple[str | None, tuple[str, ...]]] = []
         if agent.inventory_id is not None:
-            # Names the inventory; its entry is that of an object called `inventory`, if any.
+            # Names the inventory; its entry is that of an object called `inventory`, if any,
+            # else the catalogue's own `inspect inventory` word entry.
             named = world.obj_name_to_id.get(INVENTORY)
-            out.append((world.def_of(named).id if named is not None else None, (INVENTORY,)))
+            out.append(
+                (world.def_of(named).id if named is not None else (INVENTORY,), (INVENTORY,))
+            )
         seen: set[str] = set()
         for store in reach_stores(world, agent):
             for oid, n in store.items():

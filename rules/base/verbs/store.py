@@ -17,6 +17,8 @@ Quirks fixed:
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentodyssey_pz.rules.base import (
     ONE,
     BaseActionRule,
@@ -40,6 +42,8 @@ from ..carrying import (
     parse_amount,
 )
 from ..containers import (
+    catalogue_containers,
+    entry_key,
     free_space,
     locate_container,
     names_itself,
@@ -106,7 +110,7 @@ class Store(ListsAmounts, BaseActionRule):
     params = ("amount", "obj_name", "container_name")
     param_min = param_max = 3
     description = "Put items from my hands or the ground here into my inventory or a container."
-    catalogue = CatalogueShape("storable", name=1, amount=0, container=2)
+    catalogue = CatalogueShape("storable", name=1, amount=0, container=2, in_hand=True)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -207,20 +211,26 @@ class Store(ListsAmounts, BaseActionRule):
                 listed.append(((name, cname), limit))
         return listed
 
-    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        """`store 1 <kind> inventory` entries (the same test as `valid_params`, only the equipped
-        inventory as destination: the catalogue has no other)."""
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
+        """`store 1 <kind> inventory` and `store 1 <kind> <container in hand>` entries (the same
+        test as `valid_params`, with the catalogue's destinations only)."""
         agent, world = ctx.actor, ctx.world
-        if agent.inventory_id is None:
+        rooms = [
+            (suffix, cname, free_space(world, container))
+            for suffix, cname, container in catalogue_containers(world, agent)
+        ]
+        if not rooms:
             return []
-        free = free_space(world, world.containers[agent.inventory_id])
         ground = world.areas[agent.area_id].objects
-        out: list[tuple[str | None, tuple[str, ...]]] = []
+        out: list[tuple[Any, tuple[str, ...]]] = []
         for oid in dict.fromkeys([*agent.hands, *ground]):
             obj = world.find_def(oid)
             if obj is None or obj.is_container or obj.size is None:
                 continue
             name = names_itself(world, oid)
-            if name is not None and (not obj.size or free >= obj.size):
-                out.append((obj.id, (ONE, name, INVENTORY)))
+            if name is None:
+                continue
+            for suffix, cname, free in rooms:
+                if not obj.size or free >= obj.size:
+                    out.append((entry_key(obj.id, suffix), (ONE, name, cname)))
         return out

@@ -13,11 +13,19 @@ nothing while both hands are full.
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 
 from ..carrying import INVENTORY, container_loc, hand_loc, move_units
-from ..containers import contents_by_name, locate_container, reachable_containers
+from ..containers import (
+    catalogue_containers,
+    contents_by_name,
+    entry_key,
+    locate_container,
+    reachable_containers,
+)
 
 UNITS_TAKEN = 1  # one unit per command, like picking up
 
@@ -28,7 +36,7 @@ class TakeOut(BaseActionRule):
     params = ("obj_name", "container_name")
     param_min = param_max = 2
     description = "Take one item out of my inventory or a container into my hands."
-    catalogue = CatalogueShape("storable", name=0, container=1)
+    catalogue = CatalogueShape("storable", name=0, container=1, in_hand=True)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -81,13 +89,14 @@ class TakeOut(BaseActionRule):
             for name, _, _ in contents_by_name(world, container)
         ]
 
-    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        """`take out <kind> inventory` entries: the inventory's items, while a hand is free."""
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
+        """`take out <kind> inventory` and `take out <kind> <container in hand>` entries: what
+        those containers hold, while a hand is free."""
         agent, world = ctx.actor, ctx.world
-        if agent.hands_full or agent.inventory_id is None:
+        if agent.hands_full:
             return []
-        inventory = world.containers[agent.inventory_id]
-        return [
-            (world.def_of(oid).id, (name, INVENTORY))
-            for name, oid, _ in contents_by_name(world, inventory)
-        ]
+        out: list[tuple[Any, tuple[str, ...]]] = []
+        for suffix, cname, container in catalogue_containers(world, agent):
+            for name, oid, _ in contents_by_name(world, container):
+                out.append((entry_key(world.def_of(oid).id, suffix), (name, cname)))
+        return out

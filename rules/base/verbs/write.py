@@ -12,10 +12,13 @@ reference appended a tail-truncated copy when the room was negative (spec 15.4).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, RuleResult
+from typing import Any
+
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import WritableInstance
+from agentodyssey_pz.world.quests import texts_to_write
 from agentodyssey_pz.world.world import World
 
 from ..carrying import hand_loc
@@ -45,6 +48,11 @@ class Write(BaseActionRule):
     description = (
         'Write text on a writable I hold, with a writing tool in hand: write "text" note_1.'
     )
+    # Discrete agents write the texts the world's quests ask for (`texts_to_write`).
+    catalogue = CatalogueShape("writable", name=1, text=0)
+
+    def __init__(self) -> None:
+        self._texts: tuple[tuple[str, ...], Any] | None = None  # (texts, the quests they are of)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -114,13 +122,28 @@ class Write(BaseActionRule):
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         """A template entry for each held writable with room left, if a writing tool is held."""
+        return [(TEXT_HINT, name) for _, name in self.writable_in_hand(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
+        """Each text the quests ask for on each writable I could write on now."""
+        held = self.writable_in_hand(ctx)
+        if not held:
+            return []
+        quests = ctx.game.quests
+        if self._texts is None or self._texts[1] is not quests:
+            self._texts = (texts_to_write(quests), quests)
+        return [((kind, text), (text, name)) for text in self._texts[0] for kind, name in held]
+
+    @staticmethod
+    def writable_in_hand(ctx: RuleContext) -> list[tuple[str, str]]:
+        """(definition id, name) of each held writable with room left, if a writing tool is held."""
         agent, world = ctx.actor, ctx.world
         if writing_tool(world, agent) is None:
             return []
-        listed: list[tuple[str, ...]] = []
+        listed: list[tuple[str, str]] = []
         for oid in agent.hands:
             writable = world.writables.get(oid)
             name = names_itself(world, oid) if writable is not None else None
             if writable is not None and name is not None and room_left(world, writable) > 0:
-                listed.append((TEXT_HINT, name))
+                listed.append((world.def_of(oid).id, name))
         return listed
