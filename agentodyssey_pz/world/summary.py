@@ -86,13 +86,14 @@ def summarize(definition: WorldDefinition, seed: int) -> WorldSummary:
 
 def format_summary(summary: WorldSummary) -> str:
     cats = ", ".join(f"{n} {c}" for c, n in sorted(summary.objects_by_category.items()))
+    enemies = "enemy" if summary.enemy_prototypes == 1 else "enemies"
     return "\n".join(
         [
             f"places: {summary.places}",
             f"areas: {summary.areas}",
             f"objects: {sum(summary.objects_by_category.values())} ({cats})",
             f"NPC prototypes: {summary.npc_prototypes} ({summary.unique_npcs} unique, "
-            f"{summary.enemy_prototypes} enemies)",
+            f"{summary.enemy_prototypes} {enemies})",
             f"crafting depth: {summary.crafting_depth} ({' -> '.join(summary.deepest_chain)})",
             f"area graph (seed {summary.seed}): {summary.graph_areas} areas, "
             f"{summary.graph_paths} paths "
