@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from typing import Any
 
 import attrs
+import numpy as np
 
 from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, choice, is_path
 from agentodyssey_pz.errors import ConfigError
@@ -49,6 +51,12 @@ PRESETS: dict[str, dict[str, Any]] = {
 # Spare slots per kind: a typo such as 10**9 must be a clear error, not an allocation that takes
 # the machine's memory (likewise MAX_AGENTS).
 MAX_EXPANSION_SLOTS = 4_096
+
+
+def _plain_int(value: Any) -> Any:
+    """numpy integers (as sweep tools pass them) as Python ints; anything else as it is, for the
+    validators to judge."""
+    return int(value) if isinstance(value, np.integer) else value
 
 
 def _positive_int(_: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -111,6 +119,12 @@ def _weights(_: Any, attribute: attrs.Attribute, value: Any) -> None:
             raise ConfigError(f"{attribute.name}[{key!r}]: expected a number, got {weight!r}")
         if not math.isfinite(weight):
             raise ConfigError(f"{attribute.name}[{key!r}]: must be finite, got {weight!r}")
+    if not any(value.values()):  # components left out weigh 0
+        warnings.warn(
+            f"{attribute.name}: every component weighs 0, so the reward is always 0 (the "
+            "breakdown is still in infos[agent]['reward_breakdown'])",
+            stacklevel=5,  # through attrs' __init__, make_config and parallel_env to the caller
+        )
 
 
 @attrs.frozen
@@ -118,10 +132,10 @@ class EnvConfig:
     """Settings of one env (see the env's docstring for what each does)."""
 
     world: Any = "default"  # bundled name, "procgen:<preset>[:<seed>]", folder, JSON file
-    num_agents: int = attrs.field(default=3, validator=_agent_count)
+    num_agents: int = attrs.field(converter=_plain_int, default=3, validator=_agent_count)
     obs_mode: str = attrs.field(default="vector", validator=choice(*OBS_MODES, owner=""))
     action_mode: str = attrs.field(default="discrete", validator=choice(*ACTION_MODES, owner=""))
-    max_cycles: int = attrs.field(default=1000, validator=_positive_int)
+    max_cycles: int = attrs.field(converter=_plain_int, default=1000, validator=_positive_int)
     tutorial: bool | None = attrs.field(default=None, validator=_optional_bool)
     world_expansion: bool | None = attrs.field(default=None, validator=_optional_bool)
     # `(world, seed) -> expansion spec` (e.g. a language-model one): the world grows with it when
@@ -130,7 +144,9 @@ class EnvConfig:
     expansion_generator: Any = attrs.field(default=None, validator=_optional_callable)
     # Spare observation and catalogue slots per kind (areas, places, object kinds, NPC prototypes)
     # for what world expansion adds; None: DEFAULT_EXPANSION_SLOTS when expansion is on, else 0.
-    expansion_slots: int | None = attrs.field(default=None, validator=_slot_count)
+    expansion_slots: int | None = attrs.field(
+        converter=_plain_int, default=None, validator=_slot_count
+    )
     reward_weights: dict[str, float] | None = attrs.field(default=None, validator=_weights)
     vector_reward: bool = attrs.field(default=False, validator=_bool)
     valid_actions_in_info: bool = attrs.field(default=False, validator=_bool)
@@ -139,14 +155,16 @@ class EnvConfig:
     # prints its path), so a person can watch the world in a browser while the text scrolls.
     render_map: str | None = attrs.field(default=None, validator=_optional_path)
     checkpoint_dir: str | None = attrs.field(default=None, validator=_optional_path)
-    snapshot_every: int = attrs.field(default=100, validator=_positive_int)
+    snapshot_every: int = attrs.field(converter=_plain_int, default=100, validator=_positive_int)
     # Every N ticks, the dependency graph's JSON summary is written to
     # `<dep_graph_dir>/dep_graphs/dependency_graph_step_<tick>_dep.json` (spec dependency-tracker
     # 1; setting it turns tracking on). `dep_graph_dir` None: the episode's checkpoint folder when
     # journaling, else the current directory.
-    save_dep_graph_steps: int | None = attrs.field(default=None, validator=_optional_positive_int)
+    save_dep_graph_steps: int | None = attrs.field(
+        converter=_plain_int, default=None, validator=_optional_positive_int
+    )
     dep_graph_dir: str | None = attrs.field(default=None, validator=_optional_path)
-    text_max_length: int = attrs.field(default=20000, validator=_positive_int)
+    text_max_length: int = attrs.field(converter=_plain_int, default=20000, validator=_positive_int)
     game: GameConfig = attrs.field(factory=GameConfig)
 
     def __attrs_post_init__(self) -> None:

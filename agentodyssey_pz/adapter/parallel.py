@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -110,6 +111,12 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             )
         except FileNotFoundError as exc:
             raise ConfigError(f"world: {exc}") from exc
+        if config.expansion_generator is not None and not self.game.expansion_enabled():
+            warnings.warn(
+                "expansion_generator will never be called: this world's online_expansion is off "
+                "(pass world_expansion=True to grow it anyway)",
+                stacklevel=3,
+            )
         self.possible_agents: list[str] = list(self.game.agent_ids)
         self.agents: list[str] = []
         spare = config.spare_slots(self.game.expansion_enabled())
@@ -243,6 +250,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         with self._stopping_on_error():
             observations = {a: self._observe(a, result) for a in self.agents}
             infos = {a: self._info(a, result) for a in self.agents}
+        if self.render_mode == "human":  # gymnasium's convention: human mode renders by itself
+            self.render()
         return observations, infos
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -273,6 +282,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         truncations = dict.fromkeys(agents, truncated)
         if terminated or truncated:
             self.agents = []
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
     @contextlib.contextmanager

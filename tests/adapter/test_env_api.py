@@ -502,3 +502,76 @@ def test_the_breakdown_in_infos_is_read_only_and_copies_for_free() -> None:
     assert copy.deepcopy(infos)["agent_0"]["reward_breakdown"] is breakdown  # immutable: shared
     assert pickle.loads(pickle.dumps(breakdown)) == breakdown
     assert json.loads(json.dumps(infos["agent_0"]))["reward_breakdown"] == dict(breakdown)
+
+
+def test_human_mode_renders_after_each_reset_and_step(capsys) -> None:
+    """Gymnasium's convention for "human": the env renders by itself, no render() call needed."""
+    env = agentodyssey_pz.parallel_env(num_agents=2, tutorial=False, render_mode="human")
+    env.reset(seed=0)
+    assert "=== tick 0" in capsys.readouterr().out
+    env.step({"agent_0": "wait", "agent_1": "wait"})
+    assert "=== tick 1" in capsys.readouterr().out
+
+
+def test_numpy_integers_are_accepted_as_settings_and_seeds() -> None:
+    """Sweep tools pass numpy integers; floats stay refused."""
+    env = agentodyssey_pz.parallel_env(num_agents=np.int64(2), max_cycles=np.int32(4))
+    assert (env.config.num_agents, env.config.max_cycles) == (2, 4)
+    assert type(env.config.num_agents) is int
+    env.reset(seed=np.int64(5))
+    with pytest.raises(ConfigError, match=r"num_agents: expected a positive integer, got 2\.0"):
+        agentodyssey_pz.parallel_env(num_agents=2.0)
+    with pytest.raises(TypeError, match=r"reset\(seed=...\): an integer or None, got 1.5"):
+        env.reset(seed=1.5)
+
+
+def test_calls_before_reset_and_malformed_calls_are_refused_clearly() -> None:
+    env = agentodyssey_pz.parallel_env(num_agents=2, tutorial=False, render_mode="ansi")
+    for call, what in (
+        (lambda: env.step({"agent_0": 0}), "step"),
+        (env.state, "state"),
+        (env.render, "render"),
+        (lambda: env.action_command("agent_0", 0), "action_command"),
+    ):
+        with pytest.raises(RuntimeError, match=rf"call reset\(\) before {what}\(\)"):
+            call()
+    env.reset(seed=0)
+    for bad in (None, [0, 0], "wait"):
+        with pytest.raises(TypeError, match=r"step\(\) takes a dict \{agent: action\}"):
+            env.step(bad)  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match=r"unknown agents \['bob'\]"):
+        env.step({"agent_0": 0, "bob": 0})
+    with pytest.raises(TypeError, match=r"reset\(options=...\): a dict or None"):
+        env.reset(options="resume")  # type: ignore[arg-type]
+    n = len(env.catalogue)
+    for index in (-1, n, 10**30, True):
+        with pytest.raises(IndexError, match=rf"outside 0..{n - 1}"):
+            env.action_name("agent_0", index)
+    with pytest.raises(KeyError, match="unknown agent 'nobody'"):
+        env.action_name("nobody", 0)
+    assert env.game.tick_index == 0  # nothing above played a tick
+
+
+def test_an_index_outside_the_catalogue_says_so_and_action_command_names_instances() -> None:
+    env = agentodyssey_pz.parallel_env(num_agents=2, tutorial=False, obs_mode="text")
+    observations, _ = env.reset(seed=3)
+    n = len(env.catalogue)
+    observations, _, _, _, infos = env.step({"agent_0": -1, "agent_1": 10**30})
+    assert infos["agent_0"]["invalid_action"] and not infos["agent_0"]["action_ok"]
+    assert (
+        f"Invalid action: action index -1 is outside 0..{n - 1}." in observations["agent_0"]["text"]
+    )
+    assert f"action index {10**30} is outside" in observations["agent_1"]["text"]
+    commands = {
+        env.action_name("agent_0", int(i)): env.action_command("agent_0", int(i))
+        for i in np.flatnonzero(observations["agent_0"]["action_mask"])
+    }
+    instanced = {label: cmd for label, cmd in commands.items() if label != cmd}
+    assert instanced, commands  # e.g. "pick up flour_sack" runs "pick up flour_sack_0"
+    for label, command in instanced.items():
+        assert command.split()[:-1] == label.split()[:-1] or "<" in label, (label, command)
+
+
+def test_reward_weights_that_zero_every_component_are_warned_about() -> None:
+    with pytest.warns(UserWarning, match="every component weighs 0, so the reward is always 0"):
+        agentodyssey_pz.parallel_env(reward_weights={})

@@ -6,6 +6,7 @@ new enemies, and the vector shows them."""
 from __future__ import annotations
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -276,3 +277,12 @@ def test_an_injected_generator_grows_a_world_whose_flag_is_on(tmp_path) -> None:
 def test_a_generator_that_is_not_callable_names_the_field() -> None:
     with pytest.raises(ConfigError, match=r"^expansion_generator"):
         agentodyssey_pz.parallel_env(expansion_generator="gpt")
+
+
+def test_a_generator_the_world_will_never_call_is_warned_about() -> None:
+    """The bundled worlds keep online_expansion off: a generator alone would never be called."""
+    with pytest.warns(UserWarning, match="expansion_generator will never be called"):
+        agentodyssey_pz.parallel_env(expansion_generator=CountingGenerator())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        agentodyssey_pz.parallel_env(expansion_generator=CountingGenerator(), world_expansion=True)
