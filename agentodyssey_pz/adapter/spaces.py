@@ -41,10 +41,31 @@ def text_charset(definition: WorldDefinition, extra: Any = None) -> frozenset[st
     return frozenset(chars)
 
 
-def sanitize(text: str, charset: frozenset[str], max_length: int) -> str:
-    """Replace characters outside the charset and cut to max_length (marking a cut with ...)."""
+CUT = "..."
+MIN_KEPT = 40  # a line shortened to fit keeps at least this much of its start
+
+
+def shorten(text: str, max_length: int) -> str:
+    """Cut `text` to `max_length`, the longest lines first (a crowded area's list of people or
+    ground), so the short lines after them - stats, neighbours, feedback - survive; a cut ends
+    with "...". Only when that is not enough is the end cut."""
+    lines = text.split("\n")
+    while len(text) > max_length:
+        i = max(range(len(lines)), key=lambda k: len(lines[k]))
+        keep = len(lines[i]) - (len(text) - max_length) - len(CUT)
+        if keep < MIN_KEPT:
+            break
+        lines[i] = lines[i][:keep] + CUT
+        text = "\n".join(lines)
     if len(text) > max_length:
-        text = text[: max_length - 3] + "..." if max_length > 3 else text[:max_length]
+        text = text[: max_length - len(CUT)] + CUT if max_length > len(CUT) else text[:max_length]
+    return text
+
+
+def sanitize(text: str, charset: frozenset[str], max_length: int) -> str:
+    """Replace characters outside the charset and cut to max_length (`shorten`)."""
+    if len(text) > max_length:
+        text = shorten(text, max_length)
     # Fast path (a C-speed scan): printable ASCII and newlines are always in the charset.
     odd = set(_OUTSIDE_ASCII.findall(text))
     if not odd or odd <= charset:

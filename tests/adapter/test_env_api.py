@@ -575,3 +575,19 @@ def test_an_index_outside_the_catalogue_says_so_and_action_command_names_instanc
 def test_reward_weights_that_zero_every_component_are_warned_about() -> None:
     with pytest.warns(UserWarning, match="every component weighs 0, so the reward is always 0"):
         agentodyssey_pz.parallel_env(reward_weights={})
+
+
+def test_a_crowded_area_shortens_its_people_list_not_the_stats_and_neighbours() -> None:
+    """Hundreds of agents in one area make the longest line: it gives way first, so what a
+    language agent needs most (stats, neighbours) stays in an observation cut to fit."""
+    env = agentodyssey_pz.parallel_env(
+        num_agents=300, tutorial=False, obs_mode="text_only", action_mode="text",
+        text_max_length=1200,
+    )  # fmt: skip
+    observations, _ = env.reset(seed=0)
+    text = observations["agent_0"]["text"]
+    assert len(text) == 1200 and env.observation_space("agent_0").contains(observations["agent_0"])
+    people = next(line for line in text.split("\n") if line.startswith("Here with me: "))
+    assert people.endswith("...") and "agent_1, " in people
+    for kept in ("My health is 100 of 100.", "Neighboring areas: ", "I am holding: nothing."):
+        assert kept in text
