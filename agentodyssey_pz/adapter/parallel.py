@@ -293,7 +293,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         try:
             yield
         except BaseException as exc:
-            self.game.stop(exc)
+            self.game.stop(exc, mid_tick=False)
             raise
 
     def _save_dep_graph(self, tick: int) -> None:

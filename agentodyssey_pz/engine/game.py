@@ -111,6 +111,7 @@ class Game:
         # Why this game stopped: a tick that raised half-way left its changes so far in the state,
         # which must not be played on or saved (cleared by reset and load).
         self.stopped: str | None = None
+        self._stopped_mid_tick = False
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None) -> TickResult:
@@ -166,18 +167,31 @@ class Game:
             self.recorder.record(actions, result)
         return result
 
-    def stop(self, exc: BaseException) -> None:
-        """Something raised half-way through a tick (a rule, or an interrupt) or while its
-        results were read (a rule's listing code): the game stops here."""
-        self.stopped = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+    def stop(self, exc: BaseException, *, mid_tick: bool = True) -> None:
+        """Something raised: half-way through a tick (a rule, or an interrupt), or after a whole
+        tick while its results were read (`mid_tick=False`: a rule's listing code). The game
+        stops here; only a state a whole tick left may still be saved."""
+        reason = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        if mid_tick:
+            tick = "the bootstrap tick" if self.tick_index < 0 else f"tick {self.tick_index + 1}"
+            self.stopped = (
+                f"this game stopped at {tick}, which raised half-way ({reason}); its state is "
+                "partly changed, so it cannot go on or be saved"
+            )
+        else:
+            self.stopped = (
+                f"this game stopped after tick {self.tick_index}, whose results could not be "
+                f"read ({reason}); it cannot go on"
+            )
+        self._stopped_mid_tick = mid_tick
 
-    def check_not_stopped(self) -> None:
-        """Refuse to go on from (or save) a state a failed tick left half-written."""
-        if self.stopped is not None:
+    def check_not_stopped(self, *, saving: bool = False) -> None:
+        """Refuse to go on from a stopped game, or to save a state a failed tick half-wrote."""
+        if self.stopped is not None and not (saving and not self._stopped_mid_tick):
             raise RuleError(
-                f"this game stopped at tick {self.tick_index + 1}, which raised half-way "
-                f"({self.stopped}); its state is partly changed, so it cannot go on or be "
-                "saved: call reset(), or resume from the last checkpoint"
+                f"{self.stopped}: call reset(), or resume from the last checkpoint (which holds "
+                "the state before the tick that raised, or after the tick whose results could "
+                "not be read)"
             )
 
     def install_state(

@@ -27,6 +27,7 @@ from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.rng import rng_from_data
 from agentodyssey_pz.world.schema import definition_to_dict
 from agentodyssey_pz.world.serialize import world_from_data
+from agentodyssey_pz.world.validate import parse_json_text
 
 if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
@@ -78,7 +79,7 @@ def snapshot_text(game: Game) -> str:
     """The snapshot as one JSON document: the envelope (format, version, fingerprint, world,
     agents, settings, quest data, definition - serialised once per game), the state, and last the
     SHA-256 of everything before it (`check_digest`)."""
-    game.check_not_stopped()
+    game.check_not_stopped(saving=True)
     state = json.dumps(game_state_data(game, include_definition=False), ensure_ascii=False)
     body = _constants(game)["head"] + state + "}"
     return f'{body[:-1]}, "{DIGEST_KEY}": "{_sha256(body)}"}}'
@@ -143,6 +144,11 @@ def save(game: Game, path: str | os.PathLike[str]) -> None:
     write_atomically(path, snapshot_text(game))
 
 
+# A game's state nests deeper than a world file (world -> areas -> objects -> ...); a generous
+# bound, still far below what makes json.loads recurse out.
+SNAPSHOT_MAX_DEPTH = 200
+
+
 def read_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Parse and check a snapshot file's envelope; CheckpointError says precisely what is wrong."""
     try:
@@ -152,11 +158,10 @@ def read_snapshot(path: str | os.PathLike[str]) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise CheckpointError(f"{path}: the snapshot is not UTF-8 text") from exc
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = parse_json_text(text, SNAPSHOT_MAX_DEPTH)
+    except ValueError as exc:  # a syntax error, a number too long, nesting too deep
         raise CheckpointError(
-            f"{path}: the snapshot is not valid JSON (line {exc.lineno}, column {exc.colno}): "
-            "truncated or corrupt"
+            f"{path}: the snapshot cannot be read: {exc}; truncated or corrupt"
         ) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CheckpointError(f"{path}: not an agentodyssey snapshot")

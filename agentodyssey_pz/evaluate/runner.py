@@ -232,12 +232,12 @@ def _episode_result(
 def check_world_name(world: Any) -> None:
     """Raise ConfigError (with a hint for a preset's name) if a world name or path finds no
     world. `procgen:` specs and definition objects are left to the env."""
-    from agentodyssey_pz.resources import resolve_world_file
+    from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, world_file
 
-    if not isinstance(world, str) or world.startswith("procgen:"):
+    if not isinstance(world, str) or world.startswith(PROCGEN_PREFIX):
         return
     try:
-        resolve_world_file(world)
+        world_file(world)
     except FileNotFoundError as exc:
         from agentodyssey_pz.adapter.config import PRESETS
 

@@ -39,7 +39,9 @@ VERB_ORDER = (
 )  # fmt: skip
 
 
-HELD_LABEL = "<container in hand>"  # an in-hand entry's label names no container
+# An in-hand entry's label names no container: one word, so its canonical command (run when the
+# entry is masked) is a well-formed command the verb refuses, like any other masked entry's.
+HELD_LABEL = "<container_in_hand>"
 
 # An entry's target: a definition id (area, object kind, NPC prototype); None for wait/defend;
 # (definition id, text) for a verb with a text parameter; (word,) for an extra word entry;
@@ -69,7 +71,7 @@ OBJECT_KINDS: dict[str, Callable[[ObjectDef], bool]] = {
     "equippable": lambda o: o.category in ("armor", "container"),
     "tradable": lambda o: o.value is not None and not o.is_instanced,
     "storable": lambda o: o.size is not None and not o.is_container,
-    "writable": lambda o: o.is_writable,
+    "writable": lambda o: o.is_writable and not o.is_prewritten,  # prewritten: no room left
 }
 # The slot table (`ObservationLayout`'s areas, objects, protos) each target kind draws from.
 TABLE_OF_KIND = {"area": "areas", "npc": "protos", **dict.fromkeys(OBJECT_KINDS, "objects")}
@@ -162,12 +164,14 @@ class ActionCatalogue:
                 for k in range(spare if table is not None else 0):
                     self.spare[table][k].append(len(entries))
                     entries.append(_unbound(verb, phrase, shape, table, k))
-            for word in shape.words:
-                entries.append(Entry(verb, (word,), f"{phrase} {quote_param(word)}"))
+            named = {name for _, name in targets(shape.target, definition)}
+            for word in shape.words:  # a target of that name already has the entry
+                if word not in named:
+                    entries.append(Entry(verb, (word,), f"{phrase} {quote_param(word)}"))
         self.entries: list[Entry] = entries
         self._unbound_entries = tuple(entries)
         self.unbound: set[int] = {i for slots in self.spare.values() for k in slots for i in k}
-        self.index: dict[tuple[str, str | None], int] = {}
+        self.index: dict[tuple[str, Target], int] = {}
         self.verbs = tuple(self.shapes)
         # Per verb, target -> entry index: what the mask loop looks targets up in.
         self.slots: dict[str, dict[Target, int]] = {verb: {} for verb in self.verbs}

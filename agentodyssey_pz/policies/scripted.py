@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from agentodyssey_pz.policies.base import Action, BasePolicy
+from agentodyssey_pz.policies.mechanics import base_pack
 from agentodyssey_pz.policies.planner import Planner
 from agentodyssey_pz.policies.planning import WAIT, Stuck
-
-TUTORIAL_INSTRUCTION = "tutorial.instruction"  # the feedback key of the tutorial's instructions
 
 
 class ScriptedPolicy(BasePolicy):
@@ -58,15 +57,13 @@ class ScriptedPolicy(BasePolicy):
             return WAIT
 
     def tutorial_command(self) -> str | None:
-        """In the tutorial room: the command its latest instruction names. Instructions end in
+        """In the tutorial room: the command its current instruction names. Instructions end in
         the command after a colon ("... I pick it up: pick up creel_0"), maybe followed by an
         alternative in parentheses; the planners know only the open world."""
         if self.me.tutorial_passed:
             return None
-        result = self.env.last_result
-        if result is None:
+        lessons = base_pack(self.game)("steps.tutorial_room")
+        instruction = lessons.current_instruction(self.game, self.me)
+        if instruction is None or ": " not in instruction:
             return None
-        for key, text in reversed(result.rule_result.feedback.get(self.agent_id, ())):
-            if key == TUTORIAL_INSTRUCTION:
-                return text.rsplit(": ", 1)[-1].split(" (", 1)[0].strip() or None
-        return None
+        return instruction.rsplit(": ", 1)[-1].split(" (", 1)[0].strip() or None

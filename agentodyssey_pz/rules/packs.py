@@ -154,8 +154,16 @@ def _action_rule_problem(cls: type[BaseActionRule]) -> str | None:
         return f"`aliases` must be a tuple of phrases, got {aliases!r}"
     if type(low) is not int or low < 0 or not (high is None or (type(high) is int and high >= low)):
         return f"need 0 <= `param_min` <= `param_max` (None: no limit), got {low!r} and {high!r}"
-    if cls.catalogue is not None and not isinstance(cls.catalogue, CatalogueShape):
-        return f"`catalogue` must be a CatalogueShape or None, got {cls.catalogue!r}"
+    shape = cls.catalogue
+    if shape is None:
+        return None
+    if not isinstance(shape, CatalogueShape):
+        return f"`catalogue` must be a CatalogueShape or None, got {shape!r}"
+    used = [p for p in (shape.name, shape.amount, shape.container, shape.text) if p is not None]
+    if len(set(used)) != len(used):
+        return f"`catalogue` gives two roles the same parameter position: {shape!r}"
+    if high is not None and used and max(used) >= high:  # the rest come from mask_targets
+        return f"`catalogue` names parameter {max(used)}, but the verb takes at most {high}"
     return None
 
 

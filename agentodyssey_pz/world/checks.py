@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -390,10 +390,11 @@ def check_rule_packs(p: Parsed, problems: Problems) -> None:
         seen.add(name)
 
 
-def did_you_mean(key: str, cls: type, cutoff: float = 0.6) -> str:
-    """' (did you mean 'x'?)' naming the field of `cls` closest to a misspelt key, or '' when
-    none is close."""
-    close = difflib.get_close_matches(key, list(json_keys(cls).values()), n=1, cutoff=cutoff)
+def did_you_mean(key: str, known: type | Iterable[str], cutoff: float = 0.6) -> str:
+    """' (did you mean 'x'?)' naming the known key (a name, or a field of a record class)
+    closest to a misspelt key, or '' when none is close."""
+    names = list(json_keys(known).values()) if isinstance(known, type) else list(known)
+    close = difflib.get_close_matches(key, names, n=1, cutoff=cutoff)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 

@@ -14,6 +14,7 @@ agent's guide NPC) and `$spawn` (the spawn area). Objective texts may use `{name
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,10 +44,25 @@ SECTION_NAMES = ("main_quest", "side_quests", "tutorial")
 PLAIN_TEXT = "mark"
 
 
+# id(quest file) -> (a weak reference to it, its texts): masks ask on every step.
+_TEXTS: dict[int, tuple[weakref.ref, tuple[str, ...]]] = {}
+
+
 def texts_to_write(quests: QuestFile) -> tuple[str, ...]:
     """The texts a world's quests ask agents to write (the `text` of their conditions, a quest
     variable resolved when its `value` is fixed in the data), in order of first mention; never
-    empty (`PLAIN_TEXT` when none). Discrete agents get a `write` entry per text and writable."""
+    empty (`PLAIN_TEXT` when none). Discrete agents get a `write` entry per text and writable.
+    Computed once per quest file."""
+    key = id(quests)
+    cached = _TEXTS.get(key)
+    if cached is not None and cached[0]() is quests:
+        return cached[1]
+    texts = _texts_to_write(quests)
+    _TEXTS[key] = (weakref.ref(quests, lambda _, key=key: _TEXTS.pop(key, None)), texts)
+    return texts
+
+
+def _texts_to_write(quests: QuestFile) -> tuple[str, ...]:
     records = list(_records(quests.sections()))
     fixed = {
         f"${r.let}": r.value

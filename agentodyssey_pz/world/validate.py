@@ -7,7 +7,6 @@ JSON path. A definition with errors is never returned half-built.
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import os
@@ -214,18 +213,13 @@ def _parse(raw: Any, problems: Problems) -> Parsed:
     parsed.custom_events = events or ()
     for key in raw:
         if key not in TOP_LEVEL_KEYS:
-            hint = _did_you_mean(key, TOP_LEVEL_KEYS)
+            hint = checks.did_you_mean(key, TOP_LEVEL_KEYS)
             problems.warn(f"$.{key}", f"unknown top-level key '{key}'{hint} (kept, not used)")
     for key in entities:
         if key not in ENTITY_KEYS:
-            hint = _did_you_mean(key, ENTITY_KEYS)
+            hint = checks.did_you_mean(key, ENTITY_KEYS)
             problems.warn(f"$.entities.{key}", f"unknown field '{key}'{hint}: it is ignored")
     return parsed
-
-
-def _did_you_mean(key: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(key, list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _apply_aliases(parsed: Parsed, problems: Problems) -> None:
@@ -325,26 +319,35 @@ def read_json(
     except UnicodeDecodeError as exc:
         raise refuse("file is not UTF-8 text") from exc
     try:
+        return parse_json_text(text)
+    except ValueError as exc:
+        raise refuse(str(exc)) from exc
+
+
+def parse_json_text(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """JSON text to data; ValueError with a message a person can act on for what stops it (a
+    syntax error with line and column, a number too long to convert, nesting deeper than
+    `max_depth`), never a RecursionError."""
+    try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
-        raise refuse(f"not valid JSON ({exc.msg} at {where})") from exc
+        raise ValueError(f"not valid JSON ({exc.msg} at {where})") from exc
     except RecursionError as exc:
-        raise refuse(
-            f"lists and objects are nested too deeply to load (at most {MAX_JSON_DEPTH} levels)"
+        raise ValueError(
+            f"lists and objects are nested too deeply to load (at most {max_depth} levels)"
         ) from exc
     except ValueError as exc:  # a number with more digits than Python converts
         limit = sys.get_int_max_str_digits()
         found = re.search(rf"\d{{{limit + 1},}}", text) if limit else None
         if found is None:
-            raise refuse(f"not valid JSON ({exc})") from exc
-        digits = len(found.group())
-        raise refuse(
-            f"the number at {_position(text, found.start())} has {digits} digits "
+            raise ValueError(f"not valid JSON ({exc})") from exc
+        raise ValueError(
+            f"the number at {_position(text, found.start())} has {len(found.group())} digits "
             f"(at most {limit} are allowed)"
         ) from exc
-    if _json_depth(data) > MAX_JSON_DEPTH:
-        raise refuse(f"lists and objects are nested more than {MAX_JSON_DEPTH} levels deep")
+    if _json_depth(data) > max_depth:
+        raise ValueError(f"lists and objects are nested more than {max_depth} levels deep")
     return data
 
 

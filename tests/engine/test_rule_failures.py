@@ -261,6 +261,7 @@ def test_a_mask_that_raises_stops_the_env_instead_of_playing_on(tmp_path: Path) 
     with pytest.raises(RuleError, match=r"Fragile \('fragile'\) raised ZeroDivisionError in mask_"):
         env.step({"agent_0": "wait"})
     tick = env.game.tick_index
-    with pytest.raises(RuleError, match="stopped"):
+    with pytest.raises(RuleError, match="stopped after tick 2, whose results could not be read"):
         env.step({"agent_0": "wait"})
     assert env.game.tick_index == tick == 2  # no tick was played unseen
+    env.game.save(tmp_path / "whole.json")  # the tick itself was whole: its state may be saved

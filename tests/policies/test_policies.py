@@ -328,3 +328,21 @@ def test_scripted_policies_follow_the_tutorial_out_of_its_room(world: str) -> No
         observations, _, _, _, infos = env.step(actions)
     passed = {a: env.game.agents[a].tutorial_passed for a in env.possible_agents}
     assert all(passed.values()), passed
+
+
+def test_a_tutorial_follower_acts_the_same_on_a_pickled_copy_of_the_env() -> None:
+    """The tutorial's command comes from the game state, not from the last tick's feedback, which
+    a resumed or unpickled env does not have."""
+    import pickle
+
+    env = parallel_env(world="glasswick", num_agents=2)
+    env.reset(seed=0)
+    for _ in range(2):
+        env.step({"agent_0": "wait", "agent_1": "wait"})
+    copy = pickle.loads(pickle.dumps(env))
+    actions = []
+    for bound in (env, copy):
+        policy = make_policy("quester")
+        policy.bind(bound, "agent_0", 0)
+        actions.append(policy({}, {"action_ok": True}))
+    assert actions[0] == actions[1] and actions[0].startswith("pick up ")

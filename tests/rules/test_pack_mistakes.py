@@ -166,3 +166,22 @@ def test_an_edited_pack_is_loaded_afresh_in_the_same_process(tmp_path: Path) -> 
         assert act(game, "agent_0", "dig").feedback_text("agent_0") == said
     unchanged = Game(TINY, 1, GameConfig(rule_packs=(str(root),)))
     assert type(unchanged.engine.rules["dig"]) is type(new.engine.rules["dig"])
+
+
+@pytest.mark.parametrize(
+    ("shape", "detail"),
+    [
+        ('CatalogueShape("object", name=1)', "names parameter 1, but the verb takes at most 1"),
+        (
+            'CatalogueShape("storable", name=0, amount=0)',
+            "two roles the same parameter position",
+        ),
+    ],
+)
+def test_a_catalogue_shape_that_does_not_fit_the_verb_is_refused(
+    tmp_path: Path, shape: str, detail: str
+) -> None:
+    extra = f"    params = ('thing',)\n    param_min = param_max = 1\n    catalogue = {shape}\n"
+    root = write_pack(tmp_path / "p", {"dig.py": dig(extra)})
+    with pytest.raises(RulePackError, match=detail):
+        load_pack(root)

@@ -111,6 +111,21 @@ class TutorialRoom(BaseStepRule):
             Lesson(game, tutorial, state, agent, res).run()
 
 
+def current_instruction(game: Any, agent: AgentState) -> str | None:
+    """The instruction of the step an agent is on in its tutorial room, as the rule gives it
+    (None: not in a tutorial room). For players that follow the tutorial, e.g. scripted ones."""
+    tutorial = game.quests.tutorial
+    state = game.world.auxiliary.get(STATE_KEY)
+    progress = agent.progress.get(STATE_KEY)
+    if tutorial is None or state is None or not progress or agent.tutorial_passed:
+        return None
+    stage = progress["stage"]
+    if stage >= len(tutorial.steps) or agent.id not in state["rooms"]:
+        return None
+    lesson = Lesson(game, tutorial, state, agent, RuleResult(()))
+    return render(tutorial.steps[stage].instruction, lesson.variables())
+
+
 class Lesson:
     """One agent's tutorial for one tick."""
 

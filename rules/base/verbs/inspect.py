@@ -11,6 +11,8 @@ definition id, so writable instances show their uses; every load is `agents.cont
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, container_load, held_containers
@@ -176,16 +178,16 @@ class Inspect(BaseActionRule):
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         return [params for _, params in self.listed(ctx)]
 
-    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         return [(target, params) for target, params in self.listed(ctx) if target is not None]
 
     @staticmethod
-    def listed(ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+    def listed(ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         """`inventory` (when one is equipped) then each thing in reach, by a name that leads back
         to it, with the definition that name means (None: not a catalogue entry)."""
         agent, world = ctx.actor, ctx.world
         listing, containers = world.listing, world.containers
-        out: list[tuple[str | None, tuple[str, ...]]] = []
+        out: list[tuple[Any, tuple[str, ...]]] = []
         if agent.inventory_id is not None:
             # Names the inventory; its entry is that of an object called `inventory`, if any,
             # else the catalogue's own `inspect inventory` word entry.

@@ -51,9 +51,6 @@ class Write(BaseActionRule):
     # Discrete agents write the texts the world's quests ask for (`texts_to_write`).
     catalogue = CatalogueShape("writable", name=1, text=0)
 
-    def __init__(self) -> None:
-        self._texts: tuple[tuple[str, ...], Any] | None = None  # (texts, the quests they are of)
-
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
         text, wname = ctx.params
@@ -129,10 +126,8 @@ class Write(BaseActionRule):
         held = self.writable_in_hand(ctx)
         if not held:
             return []
-        quests = ctx.game.quests
-        if self._texts is None or self._texts[1] is not quests:
-            self._texts = (texts_to_write(quests), quests)
-        return [((kind, text), (text, name)) for text in self._texts[0] for kind, name in held]
+        texts = texts_to_write(ctx.game.quests)
+        return [((kind, text), (text, name)) for text in texts for kind, name in held]
 
     @staticmethod
     def writable_in_hand(ctx: RuleContext) -> list[tuple[str, str]]:
