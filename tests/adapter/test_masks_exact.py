@@ -229,3 +229,33 @@ def test_write_and_container_in_hand_entries(world: str) -> None:
     assert observations[actor]["action_mask"][index] == 1
     _, _, _, _, infos = env.step(others_wait(env, actor, index))
     assert infos[actor]["action_ok"]
+
+
+def test_a_world_object_named_inventory_keeps_a_single_exact_inspect_entry(tmp_path) -> None:
+    """An object literally named `inventory` owns the `inspect inventory` entry (the command
+    inspects the equipped inventory): no second word entry of the same label, and the mask of the
+    one entry is exact with and without an inventory equipped."""
+    import json
+
+    from conftest import load_raw
+
+    raw = load_raw("tiny_world.json")
+    renamed = next(o for o in raw["entities"]["objects"] if o.get("category") != "container")
+    renamed["name"] = "inventory"
+    path = tmp_path / "named.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    env = agentodyssey_pz.parallel_env(world=str(path), num_agents=1, tutorial=False)
+    observations, _ = env.reset(seed=0)
+    labels = [env.action_name("agent_0", i) for i in range(len(env.catalogue))]
+    assert labels.count("inspect inventory") == 1
+    index = labels.index("inspect inventory")
+    game = env.game
+    bag = next(o.id for o in game.world.objects.values() if o.is_container)
+    for wear in (False, True):
+        if wear:
+            (held,) = give(game, "agent_0", bag)
+            env.step({"agent_0": f"equip {game.world.containers[held].name}"})
+        observations, _, _, _, _ = env.step({"agent_0": "wait"})
+        unmasked = bool(observations["agent_0"]["action_mask"][index])
+        _, _, _, _, infos = env.step({"agent_0": index})
+        assert unmasked == infos["agent_0"]["action_ok"] == wear

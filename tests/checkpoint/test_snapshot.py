@@ -574,3 +574,27 @@ def test_no_code_is_loaded_from_a_path_read_from_a_snapshot(tmp_path: Path) -> N
     loaded = Game.load(tmp_path / "pack.json")
     assert "evil" not in loaded.engine.rules and "stamp" not in loaded.engine.rules
     assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("junk", "detail"),
+    [
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        ("1" * 5000, "has 5000 digits"),
+    ],
+    ids=["deep", "long-number"],
+)
+def test_snapshots_too_deep_or_with_huge_numbers_are_checkpoint_errors(
+    tmp_path: Path, junk: str, detail: str
+) -> None:
+    """The world files' JSON limits hold for snapshots too: a CheckpointError, not a
+    RecursionError or ValueError from the JSON reader."""
+    game = Game(TINY, 1)
+    game.reset(0)
+    path = tmp_path / "s.json"
+    game.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("sha256")
+    path.write_text(json.dumps(data)[:-1] + f', "junk": {junk}}}', encoding="utf-8")
+    with pytest.raises(CheckpointError, match=detail):
+        Game.load(path)
