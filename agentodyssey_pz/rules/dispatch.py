@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from agentodyssey_pz.rules.base import LOG, BaseActionRule, RuleResult, add_action_rule
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.hints import name_hint
 from agentodyssey_pz.rules.parse import Command, ParseFailure, VerbTable, parse_action
 
 
@@ -80,3 +81,8 @@ class ActionRuleEngine:
             return
         res.action_ok[agent_id] = True
         rule.apply(ctx, res)
+        if not res.action_ok[agent_id] and ctx.params and res.feedback[agent_id]:
+            hint = name_hint(ctx)  # only after a failure: nothing on the common path
+            if hint is not None:
+                key, text = res.feedback[agent_id][-1]
+                res.feedback[agent_id][-1] = (key, f"{text} {hint}")
