@@ -217,10 +217,15 @@ def resolve_entry(
 
 
 def canonical_command(game: Game, catalogue: ActionCatalogue, index: int) -> Command:
-    """An entry's command with definition names (what its label says)."""
+    """An entry's command with definition names (what its label says). Parameters a label leaves
+    to the state (the merchant of `buy 1 bread`) are filled with a placeholder (`<npc_name>`), so
+    a masked entry is a well-formed command its verb refuses, like any other."""
     entry = catalogue.entries[index]
+    rule = game.engine.rules[entry.verb]
     parsed = game.engine.parse(entry.label)  # quoted texts stay one parameter
     if isinstance(parsed, Command) and parsed.verb == entry.verb:
-        return parsed
-    words = entry.label.split(" ")  # a spare entry's placeholder label
-    return Command(entry.verb, tuple(words[len(game.engine.rules[entry.verb].verb.split(" ")) :]))
+        params = parsed.params
+    else:
+        params = tuple(entry.label.split(" ")[len(rule.verb.split(" ")) :])  # a spare's label
+    missing = rule.params[len(params) : rule.param_min]
+    return Command(entry.verb, (*params, *(f"<{name}>" for name in missing)))

@@ -259,3 +259,19 @@ def test_a_world_object_named_inventory_keeps_a_single_exact_inspect_entry(tmp_p
         unmasked = bool(observations["agent_0"]["action_mask"][index])
         _, _, _, _, infos = env.step({"agent_0": index})
         assert unmasked == infos["agent_0"]["action_ok"] == wear
+
+
+def test_every_masked_entry_is_an_ordinary_refusal_not_malformed_input() -> None:
+    """A masked index runs its canonical command, which its verb refuses (`action_ok` False)
+    without the invalid-action flag: labels that leave a parameter to the state (`buy 1 bread`:
+    the merchant) get a placeholder, in-hand labels one word."""
+    for world in WORLDS:
+        env = agentodyssey_pz.parallel_env(world=world, num_agents=1, tutorial=False)
+        observations, _ = env.reset(seed=0)
+        masked = np.flatnonzero(observations["agent_0"]["action_mask"] == 0)
+        game = env.game
+        for index in masked:
+            command = env.action_command("agent_0", int(index))
+            result = act(game, "agent_0", command)
+            assert not result.action_ok["agent_0"], (world, command)
+            assert not result.invalid["agent_0"], (world, command, result.feedback_text("agent_0"))
