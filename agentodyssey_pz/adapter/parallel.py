@@ -60,7 +60,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from agentodyssey_pz.adapter.config import EnvConfig, make_config
+from agentodyssey_pz.adapter.config import PRESETS, EnvConfig, make_config
 from agentodyssey_pz.adapter.spaces import (
     action_space,
     command_charset,
@@ -110,7 +110,13 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 tracker_factory=self._tracker_factory,
             )
         except FileNotFoundError as exc:
-            raise ConfigError(f"world: {exc}") from exc
+            hint = ""
+            if config.world in PRESETS:
+                hint = (
+                    f"; {config.world!r} is a preset: parallel_env({config.world!r}), or "
+                    f"world={PRESETS[config.world]['world']!r}"
+                )
+            raise ConfigError(f"world: {exc}{hint}") from exc
         if config.expansion_generator is not None and not self.game.expansion_enabled():
             warnings.warn(
                 "expansion_generator will never be called: this world's online_expansion is off "
@@ -186,12 +192,14 @@ class AgentOdysseyParallelEnv(ParallelEnv):
 
     def action_command(self, agent: str, index: int) -> str:
         """The text command a discrete action index runs for `agent` now, e.g.
-        `pick up flour_sack_3` (its canonical command when it is not possible now)."""
+        `pick up flour_sack_3` (its canonical command when it is not possible now; for a spare
+        slot nothing is bound to, which runs nothing, its label)."""
         self._check_agent(agent)
         self._check_started("action_command")
-        command = resolve_entry(
-            self.game, agent, self.catalogue, self._check_index(index), self._options.get(agent)
-        )
+        index = self._check_index(index)
+        if index in self.catalogue.unbound:
+            return self.catalogue.entries[index].label
+        command = resolve_entry(self.game, agent, self.catalogue, index, self._options.get(agent))
         return command_text(self.game.engine.rules[command.verb].verb, command.params)
 
     def _check_agent(self, agent: str) -> None:

@@ -41,10 +41,9 @@ class WorldPack:
 PROCGEN_PREFIX = "procgen:"
 
 
-def procedural_pack(spec: str) -> WorldPack:
-    """`procgen:<preset>` or `procgen:<preset>:<seed>` (seed 0 by default)."""
-    from agentodyssey_pz.world.procgen import PRESETS, generate_definition
-    from agentodyssey_pz.world.validate import parse_definition
+def procedural_spec(spec: str) -> tuple[str, int]:
+    """(preset, seed) of `procgen:<preset>[:<seed>]`; ConfigError naming the form otherwise."""
+    from agentodyssey_pz.world.procgen import PRESETS
 
     parts = spec[len(PROCGEN_PREFIX) :].split(":")
     preset = parts[0]
@@ -57,6 +56,15 @@ def procedural_pack(spec: str) -> WorldPack:
         seed = int(parts[1]) if len(parts) > 1 else 0
     except ValueError as exc:
         raise ConfigError(f"world: {spec!r}: the seed after the preset must be an integer") from exc
+    return preset, seed
+
+
+def procedural_pack(spec: str) -> WorldPack:
+    """`procgen:<preset>` or `procgen:<preset>:<seed>` (seed 0 by default)."""
+    from agentodyssey_pz.world.procgen import generate_definition
+    from agentodyssey_pz.world.validate import parse_definition
+
+    preset, seed = procedural_spec(spec)
     definition = parse_definition(generate_definition(preset, seed), source=spec)
     return WorldPack(
         definition, name=f"{preset}-{seed}", source=spec, rule_packs=bundled_packs(definition)
@@ -151,17 +159,22 @@ def check_world(world: str | os.PathLike[str]) -> WorldCheck:
     """Check a world as loading it for play does: its definition, its quest data, and the default
     quest sections its custom events pull in, combined with it (`Game`: load_quests,
     complete_quests, inject). Nothing is raised for problems in the data: all are returned."""
-    file = world_file(world)
     found: list[tuple[str, Problem]] = []
 
     def collect(exc: DataError, default_source: str) -> None:
         found.extend((exc.source or default_source, p) for p in exc.problems)
 
-    try:
-        raw = read_json(file)
-    except DataError as exc:
-        collect(exc, str(file))
-        return WorldCheck(file, None, tuple(found))
+    if isinstance(world, str) and world.startswith(PROCGEN_PREFIX):
+        from agentodyssey_pz.world.procgen import generate_definition
+
+        file, raw = Path(world), generate_definition(*procedural_spec(world))
+    else:
+        file = world_file(world)
+        try:
+            raw = read_json(file)
+        except DataError as exc:
+            collect(exc, str(file))
+            return WorldCheck(file, None, tuple(found))
     definition, problems = check_definition(raw, source=str(file))
     found += [(str(file), p) for p in problems]
     own = definition or WorldDefinition(Entities(), Initializations())  # to find quests.json

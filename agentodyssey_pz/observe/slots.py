@@ -11,6 +11,7 @@ exactly as everything added was before spare slots existed).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -64,9 +65,13 @@ class SpareSlots:
         self.layout, self.catalogue, self.encoder = layout, catalogue, encoder
         self._world: World | None = None
         self._counts = (0, 0, 0)
+        self._overflowed: World | None = None  # the world whose overflow was warned about
 
     def sync(self, world: World) -> None:
         if not self.layout.spare:
+            if world is not self._world and any(world.addition_counts()):
+                self._world = world  # warn once per world object
+                _warn_overflow(world, 0)
             return
         layout = self.layout
         tables = (layout.areas, layout.places, layout.objects, layout.protos)
@@ -87,4 +92,18 @@ class SpareSlots:
             for slot, target in table.bind(ids):
                 if name != "places":
                     self.catalogue.bind(world, name, slot - table.fixed, target)
+        most = max(len(areas), len(places), len(objects), len(protos))
+        if most > layout.spare and self._overflowed is not world:
+            self._overflowed = world
+            _warn_overflow(world, layout.spare)
         self.encoder.forget_slots()
+
+
+def _warn_overflow(world: World, spare: int) -> None:
+    areas, objects, protos = (len(ids) for ids in world.additions())
+    warnings.warn(
+        f"world expansion has added {areas} areas, {objects} object kinds and {protos} NPC "
+        f"prototypes, more than the {spare} spare slots per kind (expansion_slots): discrete "
+        "agents cannot see or reach the rest; raise expansion_slots",
+        stacklevel=4,
+    )

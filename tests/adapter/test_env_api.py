@@ -591,3 +591,8 @@ def test_a_crowded_area_shortens_its_people_list_not_the_stats_and_neighbours() 
     assert people.endswith("...") and "agent_1, " in people
     for kept in ("My health is 100 of 100.", "Neighboring areas: ", "I am holding: nothing."):
         assert kept in text
+
+
+def test_a_preset_name_given_as_a_world_points_to_the_preset() -> None:
+    with pytest.raises(ConfigError, match=r"'small' is a preset: parallel_env\('small'\)"):
+        agentodyssey_pz.parallel_env(world="small")

@@ -202,7 +202,8 @@ def test_a_new_episode_unbinds_and_a_resumed_one_binds_the_same_way(tmp_path) ->
 def test_additions_beyond_the_spare_slots_are_left_out() -> None:
     env = expanding_env(expansion_slots=1)
     observations, _ = env.reset(seed=2)
-    observations = expand(env)
+    with pytest.warns(UserWarning, match="more than the 1 spare slots per kind"):
+        observations = expand(env)
     world = env.game.world
     areas, objects, _ = world.additions()
     assert len(areas) > 1 and len(objects) > 1
@@ -286,3 +287,31 @@ def test_a_generator_the_world_will_never_call_is_warned_about() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         agentodyssey_pz.parallel_env(expansion_generator=CountingGenerator(), world_expansion=True)
+
+
+@pytest.mark.parametrize("slots", [1, 0])
+def test_running_out_of_spare_slots_is_warned_about_once(slots: int) -> None:
+    """What expansion adds beyond the spare slots is out of discrete agents' reach: say so."""
+    env = expanding_env(expansion_slots=slots)
+    env.reset(seed=3)
+    with pytest.warns(UserWarning, match=rf"more than the {slots} spare slots per kind"):
+        expand(env)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.step(dict.fromkeys(env.agents, "wait"))  # once per world, not every step
+
+
+def test_enough_spare_slots_warn_nothing() -> None:
+    env = expanding_env()
+    env.reset(seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expand(env)
+
+
+def test_action_command_of_an_unbound_spare_entry_is_its_label() -> None:
+    env = expanding_env()
+    env.reset(seed=3)
+    index = min(env.catalogue.unbound)
+    assert env.action_command("agent_0", index) == env.action_name("agent_0", index)
+    assert "<spare " in env.action_name("agent_0", index)

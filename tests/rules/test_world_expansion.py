@@ -7,6 +7,7 @@ so the engine records the visit in that tick's action phase, as `enter` would.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import logging
 import random
@@ -242,15 +243,39 @@ def test_a_failed_expansion_changes_nothing_and_waits_for_a_new_visit(
     state = after["auxiliary"].pop("world_expansion")
     before["auxiliary"].pop("world_expansion")
     assert after == before  # no object, NPC, place or area added
-    assert state == {"count": 0, "total_areas": 4, "retry_after_visits": 5}  # 4 + agent_1's 1
+    failed_at = game.tick_index - 1  # what tick_index was while the rule ran
+    assert state == {  # 4 visits + agent_1's 1; back-off RETRY_TICKS
+        "count": 0, "total_areas": 4, "retry_after_visits": 5, "failures": 1,
+        "retry_at_tick": failed_at + 10,
+    }  # fmt: skip
     assert all(KEY not in tick.feedback_keys(a) for a in game.agents)
-    for _ in range(3):  # no new area seen: no retry
+    for _ in range(3):  # no new area seen, the back-off runs: no retry
         visit(game, {"agent_0": TINY_AREAS[1]})
     assert len(calls.seeds) == 1
     visit(game, {"agent_1": TINY_AREAS[2]})  # agent_1 sees an area new to it: one more try
     assert len(calls.seeds) == 2
     visit(game, {"agent_1": TINY_AREAS[2]})
     assert len(calls.seeds) == 2
+
+
+def test_a_failed_expansion_is_retried_after_a_doubling_back_off() -> None:
+    """Once every agent has seen every area no visit can trigger a retry: one bad reply of a
+    language-model generator must not end the world's growth for the episode."""
+    calls = Recording(raising)
+    game = game_with(calls)
+    explore(game, "agent_0", TINY_AREAS[1:])
+    tries = [game.tick_index]
+    while len(tries) < 4:
+        game.tick({"agent_0": "wait"})
+        if len(calls.seeds) > len(tries):
+            tries.append(game.tick_index)
+    assert [b - a for a, b in itertools.pairwise(tries)] == [10, 20, 40]
+    assert game.world.auxiliary["world_expansion"]["failures"] == 4
+    calls.inner = fixed_spec  # the model answers again
+    for _ in range(81):
+        game.tick({"agent_0": "wait"})
+    state = game.world.auxiliary["world_expansion"]
+    assert state["count"] == 1 and "failures" not in state and "retry_at_tick" not in state
 
 
 def test_retry_block_lives_in_the_world_not_in_the_rule_instance() -> None:

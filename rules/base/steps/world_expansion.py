@@ -9,14 +9,17 @@ only sets `online_expansion` - the rule does nothing, as the reference without a
 world (tutorial rooms aside) are all among one agent's visited areas, the generator
 is called with a seed from the game's generator and its spec is merged with
 `World.expand`, which validates it first and changes nothing when it is invalid. Every agent is then
-told which new lands appeared. State lives in `world.auxiliary["world_expansion"]`:
-`{"count", "total_areas", "retry_after_visits"}`.
+told which new lands appeared.
 
 Fixed reference quirks: the generator runs synchronously, so there is no pending job and no "the
 world starts to change" line (7); the trigger sees this tick's visits (the engine records them
 before the step rules; 7 and 10.3); one feature flag source (7, 10.6); a failed or empty expansion
-is logged, nobody is told, and it is not retried until some agent visits an area it had not
-visited (the reference re-triggers every other tick and spams its agents, 7).
+is logged, nobody is told, and it is retried when some agent visits an area it had not visited,
+or after a back-off of RETRY_TICKS ticks, doubling with each failure in a row up to
+MAX_RETRY_TICKS (the reference re-triggers every other tick and spams its agents, 7; waiting for
+visits alone would end growth for good once every area is seen, after one bad reply of a language
+model). State lives in `world.auxiliary["world_expansion"]`: `{"count", "total_areas",
+"retry_after_visits"}`, with `"failures"` and `"retry_at_tick"` after a failure.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ LOG = logging.getLogger("agentodyssey_pz.rules")
 STATE_KEY = "world_expansion"
 TUTORIAL_KEY = "tutorial_room"
 SEED_RANGE = (0, 10**9)  # the seed handed to the generator and to World.expand (spec 7)
+RETRY_TICKS = 10  # back-off after a failed expansion, doubling per failure in a row ...
+MAX_RETRY_TICKS = 320  # ... up to this
 
 
 def tutorial_areas(world: World) -> set[str]:
@@ -65,15 +70,21 @@ class WorldExpansion(BaseStepRule):
                 "count": 0, "total_areas": explorable, "retry_after_visits": None
             }  # fmt: skip
         blocked = state.get("retry_after_visits")
-        if blocked is not None and _total_visits(game) <= blocked:
-            return  # the last attempt failed and nobody has seen a new area since
+        retry_at = state.get("retry_at_tick")
+        waiting = retry_at is None or game.tick_index < retry_at
+        if blocked is not None and _total_visits(game) <= blocked and waiting:
+            return  # the last attempt failed: no new area seen since, and the back-off runs
         if not self._someone_explored_everything(game, world):
             return
         seed = game.rng.randint(*SEED_RANGE)
         known_areas = set(world.areas)
         places = self._expand(game, world, generator, seed)
         if places is None:
+            failures = state.get("failures", 0) + 1
+            state["failures"] = failures
             state["retry_after_visits"] = _total_visits(game)
+            backoff = min(RETRY_TICKS * 2 ** (failures - 1), MAX_RETRY_TICKS)
+            state["retry_at_tick"] = game.tick_index + backoff
             return
         if res.tracking:  # the new lands' objects came into existence: tell the tracker
             for area in (a for a in world.areas.values() if a.id not in known_areas):
@@ -82,6 +93,8 @@ class WorldExpansion(BaseStepRule):
         state["count"] += 1
         state["total_areas"] = len(world.areas) - len(tutorial_areas(world))
         state["retry_after_visits"] = None
+        state.pop("failures", None)
+        state.pop("retry_at_tick", None)
         text = (
             f"I sense the world growing: new lands have appeared beyond its farthest reaches "
             f"({', '.join(places)})."
