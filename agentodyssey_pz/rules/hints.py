@@ -39,11 +39,20 @@ def closest(word: str, names: list[str]) -> str | None:
         if name.casefold() == folded:
             return name
     for name in names:
-        head, _, tail = name.rpartition("_")
-        if tail.isdigit() and head.casefold() == folded:
+        if _instance_head(name) == folded:
             return name
-    found = difflib.get_close_matches(word, names, n=1, cutoff=CLOSE_ENOUGH)
+    # A spelling match, but not another instance of the same thing (`flour_sack_1` is gone;
+    # `flour_sack_5` is a different sack, not a typo).
+    head = _instance_head(word)
+    spelt = [n for n in names if head is None or _instance_head(n) != head]
+    found = difflib.get_close_matches(word, spelt, n=1, cutoff=CLOSE_ENOUGH)
     return found[0] if found else None
+
+
+def _instance_head(name: str) -> str | None:
+    """`flour_sack` for an instance name such as `flour_sack_1`, else None."""
+    head, _, tail = name.rpartition("_")
+    return head.casefold() if head and tail.isdigit() else None
 
 
 def names_in_reach(ctx: RuleContext) -> list[str]:

@@ -49,3 +49,4 @@ def test_closest_prefers_case_then_instances_then_spelling() -> None:
     assert closest("bag", names) == "bag_0"
     assert closest("pennis", names) == "pennies"
     assert closest("lantern", names) is None
+    assert closest("bag_3", names) is None  # another bag is not a typo of a bag that is gone
