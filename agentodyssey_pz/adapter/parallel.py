@@ -10,9 +10,11 @@ empties (`agents == []`) when the episode ends.
 ## Action space
 `action_mode="discrete"` (default): `Discrete(N)` over a fixed catalogue derived from the world
 definition (wait, defend, enter each area, pick up / drop / equip / unequip / inspect each object
-kind, craft 1 of each craftable, attack / talk to each NPC prototype, buy / sell 1 of each tradable
-object, store / take out / discard 1 of each storable object with the inventory).
-`action_name(agent, i)` tells what index i means. When the world expands (`world_expansion=True`:
+kind, and `inspect inventory`, craft 1 of each craftable, attack / talk to each NPC prototype, buy /
+sell 1 of each tradable object, store / take out / discard 1 of each storable object with the
+inventory or with a container held in hand, and `write "<text>" <writable>` for each text the
+world's quests ask for). `action_name(agent, i)` tells what index i means (definition names);
+`action_command(agent, i)` the command it runs for that agent now (the instance in reach). When the world expands (`world_expansion=True`:
 the offline procedural generator grows it once it is fully explored; or `expansion_generator=`,
 e.g. a language model's, for a world whose `online_expansion` is on), each targeted verb also has
 `expansion_slots` spare entries per kind (areas, object kinds, NPC prototypes), bound in the order
@@ -25,7 +27,9 @@ strings or `Command`s for any agent in either mode.
 `Dict({"observation": Box(float32, [-1, 1]), "action_mask": Box(int8, {0, 1})})`; the vector layout
 is documented by `observation_layout()`. `obs_mode="text"` adds `"text"`, the text observation;
 `obs_mode="text_only"` gives only the text (plus the action mask when actions are discrete), what a
-language agent reads, without paying for the vector. The mask is exact: with the other agents
+language agent reads, without paying for the vector. A text longer than `text_max_length` is cut
+at its longest lines first (a crowded area's people list), so stats and neighbours stay. The mask
+is exact: with the other agents
 idle, an unmasked action always takes effect (`infos[a]["action_ok"]` True) and a masked one never
 would.
 
@@ -42,7 +46,8 @@ steps.
 ## Arguments
 See `EnvConfig` (world, num_agents, obs_mode, action_mode, max_cycles, tutorial, world_expansion,
 reward_weights, vector_reward, valid_actions_in_info, render_mode, ...) and the presets `small`,
-`medium`, `large` (procedural worlds of about 10, 100 and 1,000 areas).
+`medium`, `large` (procedural worlds of about 10, 100 and 1,000 areas). `GameConfig` fields may be
+given directly too, e.g. `rule_packs=["my_pack"]` (docs/rule-packs.md) or `tick_seconds=60`.
 
 ## Version history
 - v0: first release.
