@@ -14,12 +14,12 @@ kind, and `inspect inventory`, craft 1 of each craftable, attack / talk to each 
 sell 1 of each tradable object, store / take out / discard 1 of each storable object with the
 inventory or with a container held in hand, and `write "<text>" <writable>` for each text the
 world's quests ask for). `action_name(agent, i)` tells what index i means (definition names);
-`action_command(agent, i)` the command it runs for that agent now (the instance in reach). When the world expands (`world_expansion=True`:
-the offline procedural generator grows it once it is fully explored; or `expansion_generator=`,
-e.g. a language model's, for a world whose `online_expansion` is on), each targeted verb also has
-`expansion_slots` spare entries per kind (areas, object kinds, NPC prototypes), bound in the order
-expansion adds them; an unbound one is masked and executes as an invalid action. The observation
-vector has the same spare slots.
+`action_command(agent, i)` the command it runs for that agent now (the instance in reach).
+When the world expands (`world_expansion=True`: the offline procedural generator grows it once it
+is fully explored; or `expansion_generator=`, e.g. a language model's, for a world whose
+`online_expansion` is on), each targeted verb also has `expansion_slots` spare entries per kind
+(areas, object kinds, NPC prototypes), bound in the order expansion adds them; an unbound one is
+masked and executes as an invalid action. The observation vector has the same spare slots.
 `action_mode="text"`: a gymnasium `Text` command such as `craft 1 rope`. `step` accepts ints,
 strings or `Command`s for any agent in either mode.
 
