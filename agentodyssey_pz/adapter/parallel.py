@@ -65,7 +65,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from agentodyssey_pz.adapter.config import PRESETS, EnvConfig, make_config
+from agentodyssey_pz.adapter.config import EnvConfig, make_config
 from agentodyssey_pz.adapter.spaces import (
     action_space,
     command_charset,
@@ -115,13 +115,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 tracker_factory=self._tracker_factory,
             )
         except FileNotFoundError as exc:
-            hint = ""
-            if config.world in PRESETS:
-                hint = (
-                    f"; {config.world!r} is a preset: parallel_env({config.world!r}), or "
-                    f"world={PRESETS[config.world]['world']!r}"
-                )
-            raise ConfigError(f"world: {exc}{hint}") from exc
+            raise ConfigError(f"world: {exc}") from exc
         if config.expansion_generator is not None and not self.game.expansion_enabled():
             warnings.warn(
                 "expansion_generator will never be called: this world's online_expansion is off "

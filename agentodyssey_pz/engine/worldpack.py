@@ -89,14 +89,20 @@ def bundled_packs(definition: WorldDefinition) -> tuple[str, ...]:
 def world_file(world: str | os.PathLike[str]) -> Path:
     """The definition file of a world argument (`resources.resolve_world_file`); an existing
     folder without a world.json is named as such."""
+    from agentodyssey_pz.world.procgen import PRESETS
+
     try:
         return resolve_world_file(world)
-    except FileNotFoundError:
+    except FileNotFoundError as exc:
         folder = Path(os.fspath(world))
         if folder.is_dir():
             raise FileNotFoundError(
                 f"no {WORLD_FILE} in {folder} (a world folder holds {WORLD_FILE}, and optionally "
                 f"{QUEST_FILE} and {RULES_FOLDER}/)"
+            ) from None
+        if world in PRESETS:  # the name of a procedural preset (and of an env preset)
+            raise FileNotFoundError(
+                f"{exc}; the procedural world of that name is '{PROCGEN_PREFIX}{world}'"
             ) from None
         raise
 

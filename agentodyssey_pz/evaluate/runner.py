@@ -230,8 +230,8 @@ def _episode_result(
 
 
 def check_world_name(world: Any) -> None:
-    """Raise ConfigError (with a hint for a preset's name) if a world name or path finds no
-    world. `procgen:` specs and definition objects are left to the env."""
+    """Raise ConfigError if a world name or path finds no world (a preset's name gets a hint).
+    `procgen:` specs and definition objects are left to the env."""
     from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, world_file
 
     if not isinstance(world, str) or world.startswith(PROCGEN_PREFIX):
@@ -239,15 +239,7 @@ def check_world_name(world: Any) -> None:
     try:
         world_file(world)
     except FileNotFoundError as exc:
-        from agentodyssey_pz.adapter.config import PRESETS
-
-        hint = ""
-        if world in PRESETS:
-            hint = (
-                f"; {world!r} is an env preset (parallel_env({world!r})), not a world: "
-                f"its procedural world is {PRESETS[world]['world']!r}"
-            )
-        raise ConfigError(f"world: {exc}{hint}") from exc
+        raise ConfigError(f"world: {exc}") from exc
 
 
 def _episode_job(config: EvalConfig, episode: int) -> dict[str, Any]:

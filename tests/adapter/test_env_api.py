@@ -594,5 +594,5 @@ def test_a_crowded_area_shortens_its_people_list_not_the_stats_and_neighbours() 
 
 
 def test_a_preset_name_given_as_a_world_points_to_the_preset() -> None:
-    with pytest.raises(ConfigError, match=r"'small' is a preset: parallel_env\('small'\)"):
+    with pytest.raises(ConfigError, match="the procedural world of that name is 'procgen:small'"):
         agentodyssey_pz.parallel_env(world="small")

@@ -218,10 +218,7 @@ def test_a_preset_name_as_world_suggests_its_procedural_world(
     status, _, err = run_cli([*QUICK, "--world", "small", "-o", str(tmp_path / "out")], capsys)
     assert status == 1
     assert err.startswith("error: --world: no world 'small': ")
-    assert err.endswith(
-        "; 'small' is an env preset (parallel_env('small')), not a world: its procedural world "
-        "is 'procgen:small'\n"
-    )
+    assert err.endswith("; the procedural world of that name is 'procgen:small'\n")
 
 
 def test_an_unknown_world_is_refused_before_any_episode(no_episodes: None) -> None:

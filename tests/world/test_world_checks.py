@@ -284,5 +284,7 @@ def test_an_empty_folder_is_named_as_lacking_world_json(tmp_path, capsys) -> Non
 def test_validate_takes_procedural_worlds_like_the_env(capsys) -> None:
     code, out, _ = run_validate("procgen:small:7", capsys)
     assert code == 0 and "procgen:small:7: valid" in out
+    code, _, err = run_validate("small", capsys)
+    assert code == 1 and "the procedural world of that name is 'procgen:small'" in err
     code, _, err = run_validate("procgen:bogus", capsys)
     assert code == 1 and "'procgen:bogus' is not 'procgen:<preset>[:<seed>]'" in err
