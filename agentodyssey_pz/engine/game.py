@@ -16,7 +16,7 @@ from typing import Any
 
 from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, format_time
 from agentodyssey_pz.engine.result import TickResult
-from agentodyssey_pz.engine.tick import run_tick
+from agentodyssey_pz.engine.tick import run_tick, running_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
 from agentodyssey_pz.errors import ConfigError, RuleError
 from agentodyssey_pz.resources import BASE_PACK, rules_dir
@@ -26,7 +26,7 @@ from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
 from agentodyssey_pz.rules.rewards import RewardBreakdown, RewardFunction
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.expander import ProceduralExpander
-from agentodyssey_pz.world.quests import QuestFile, complete_quests, inject, load_quests
+from agentodyssey_pz.world.quests import QuestFile, quests_of_world
 from agentodyssey_pz.world.schema import WorldDefinition
 from agentodyssey_pz.world.synthesis import SynthesisOptions
 from agentodyssey_pz.world.world import World
@@ -94,17 +94,18 @@ class Game:
             reward_function = self.rule_set.reward_function()
         self.reward_function = reward_function
         enabled = [event for event in OPTIONAL_RULE_SETS if self.is_enabled(event)]
-        raw_quests = self.pack.quest_data
-        given = (
-            load_quests(raw_quests, self.pack.definition, source=self.pack.source)
-            if raw_quests is not None
-            else None
-        )
         # A section is None exactly when its rule set is off (`is_enabled` is fixed per game):
-        # the quest rules need no other switch.
-        self.quests: QuestFile = complete_quests(given, self.pack.definition, enabled)
-        # The definition the world is built from: the world's plus its quests' NPCs and objects.
-        self.definition: WorldDefinition = inject(self.pack.definition, self.quests)
+        # the quest rules need no other switch. The definition the world is built from is the
+        # world's plus its quests' NPCs and objects.
+        self.quests: QuestFile
+        self.definition: WorldDefinition
+        self.quests, self.definition = quests_of_world(
+            self.pack.definition,
+            self.pack.quest_data,
+            enabled,
+            source=self.pack.quest_source or self.pack.source,
+            root=self.pack.quest_root,
+        )
         self.tracker: Any = None
         self.recorder: Any = None  # a checkpoint writer told of every tick (checkpoint.store)
         self._started = False
@@ -173,10 +174,9 @@ class Game:
         stops here; only a state a whole tick left may still be saved."""
         reason = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
         if mid_tick:
-            tick = "the bootstrap tick" if self.tick_index < 0 else f"tick {self.tick_index + 1}"
             self.stopped = (
-                f"this game stopped at {tick}, which raised half-way ({reason}); its state is "
-                "partly changed, so it cannot go on or be saved"
+                f"this game stopped at {running_tick(self)}, which raised half-way ({reason}); "
+                "its state is partly changed, so it cannot go on or be saved"
             )
         else:
             self.stopped = (

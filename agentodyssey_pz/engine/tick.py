@@ -31,6 +31,11 @@ NO_COMMAND = ParseFailure("no command was given")
 BOOTSTRAP_COMMAND = Command("wait", ())
 
 
+def running_tick(game: Game) -> str:
+    """The tick being played, in words: "the bootstrap tick", else "tick N" (counted from 1)."""
+    return "the bootstrap tick" if game.tick_index < 0 else f"tick {game.tick_index + 1}"
+
+
 def rule_failed(game: Game, rule: object, exc: Exception, doing: str = "") -> RuleError:
     """The error for a rule that raised mid-tick: which rule (class, id, file), which tick, what it
     was doing, and the original exception (chained by the caller)."""
@@ -38,7 +43,7 @@ def rule_failed(game: Game, rule: object, exc: Exception, doing: str = "") -> Ru
         where = inspect.getsourcefile(type(rule)) or type(rule).__module__
     except TypeError:
         where = type(rule).__module__
-    tick = "the bootstrap tick" if game.tick_index < 0 else f"tick {game.tick_index + 1}"
+    tick = running_tick(game)
     name = getattr(rule, "name", None)
     what = f"{type(rule).__qualname__} ({f'{name!r}, ' if name else ''}{where})"
     return RuleError(f"{what} raised {type(exc).__name__}: {exc} during {tick}{doing}")

@@ -15,7 +15,7 @@ import attrs
 
 from agentodyssey_pz.errors import ConfigError, DataError, Problem, QuestDataError
 from agentodyssey_pz.resources import WORLD_FILE, bundled_pack_names, resolve_world_file, rules_dir
-from agentodyssey_pz.world.quests import SECTION_EVENTS, complete_quests, inject, load_quests
+from agentodyssey_pz.world.quests import SECTION_EVENTS, load_quests, quests_of_world
 from agentodyssey_pz.world.schema import Entities, Initializations, WorldDefinition
 from agentodyssey_pz.world.validate import check_definition, load_definition, read_json
 
@@ -188,13 +188,8 @@ def check_world(world: str | os.PathLike[str]) -> WorldCheck:
         quest_data, quest_source, quest_root = _quest_data(file, own)
         if definition is None:
             return WorldCheck(file, None, tuple(found))
-        given = (
-            load_quests(quest_data, definition, source=quest_source, root=quest_root)
-            if quest_data is not None
-            else None
-        )
         enabled = [event for event in SECTION_EVENTS.values() if event in definition.custom_events]
-        inject(definition, complete_quests(given, definition, enabled))
+        quests_of_world(definition, quest_data, enabled, source=quest_source, root=quest_root)
     except DataError as exc:  # quests.json unreadable, or quest problems
         collect(exc, str(file))
     ok = definition is not None and not any(p.severity == "error" for _, p in found)

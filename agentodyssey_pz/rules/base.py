@@ -118,6 +118,14 @@ class RuleResult:
 
 INVENTORY = "inventory"  # the container name meaning "my equipped inventory"
 IN_HAND = "in hand"  # catalogue targets `(kind, IN_HAND)`: with the container I hold
+
+
+def entry_key(kind: str, suffix: str | None) -> Any:
+    """A catalogue target: the kind alone, or (kind, suffix) for an entry of another container
+    (IN_HAND) or text."""
+    return kind if suffix is None else (kind, suffix)
+
+
 ONE = "1"
 
 
@@ -273,7 +281,7 @@ class BaseActionRule(ABC):
                     written = (*params[: shape.text], text, *params[shape.text + 1 :])
                     out.append(((target, text), written))
             elif target is not None:
-                out.append(((target, IN_HAND) if held else target, params))
+                out.append((entry_key(target, IN_HAND if held else None), params))
         return out
 
 

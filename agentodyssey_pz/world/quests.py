@@ -171,6 +171,22 @@ def default_section(name: str, definition: WorldDefinition) -> Any:
     return section
 
 
+def quests_of_world(
+    definition: WorldDefinition,
+    raw: Any,
+    enabled: Iterable[str],
+    *,
+    source: str | None = None,
+    root: str = "$",
+) -> tuple[QuestFile, WorldDefinition]:
+    """What a game runs with: the world's quest data (`raw`, from `source` at `root`; None: none)
+    checked, every enabled section it lacks filled with the default, and the definition with the
+    quests' NPCs and objects added. A section is None exactly when its rule set is off."""
+    given = load_quests(raw, definition, source=source, root=root) if raw is not None else None
+    quests = complete_quests(given, definition, enabled)
+    return quests, inject(definition, quests)
+
+
 def complete_quests(
     quests: QuestFile | None, definition: WorldDefinition, enabled: Iterable[str]
 ) -> QuestFile:

@@ -9,8 +9,6 @@ quirk 4).
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentodyssey_pz.rules.base import IN_HAND
 from agentodyssey_pz.world.agents import AgentState, container_load
 from agentodyssey_pz.world.entities import ContainerInstance
@@ -89,11 +87,6 @@ def catalogue_containers(
         if name is not None and name != INVENTORY:
             found.append((IN_HAND, name, containers[cid]))
     return found
-
-
-def entry_key(kind: str, suffix: str | None) -> Any:
-    """A catalogue target: the kind for the inventory's entries, (kind, suffix) otherwise."""
-    return kind if suffix is None else (kind, suffix)
 
 
 def contents_by_name(world: World, container: ContainerInstance) -> list[tuple[str, str, int]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult, entry_key
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import ContainerInstance
 
@@ -29,7 +29,6 @@ from ..carrying import (
 from ..containers import (
     catalogue_containers,
     contents_by_name,
-    entry_key,
     locate_container,
     reachable_containers,
 )

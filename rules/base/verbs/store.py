@@ -24,6 +24,7 @@ from agentodyssey_pz.rules.base import (
     BaseActionRule,
     CatalogueShape,
     RuleResult,
+    entry_key,
 )
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
@@ -43,7 +44,6 @@ from ..carrying import (
 )
 from ..containers import (
     catalogue_containers,
-    entry_key,
     free_space,
     locate_container,
     names_itself,

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, entry_key
 from agentodyssey_pz.rules.context import RuleContext
 
 from ..carrying import INVENTORY, container_loc, hand_loc, move_units
 from ..containers import (
     catalogue_containers,
     contents_by_name,
-    entry_key,
     locate_container,
     reachable_containers,
 )
