@@ -380,14 +380,10 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         obs: dict[str, Any] = {}
         if self._vector_obs:
             state = self.game.agents[agent]
-            obs["observation"] = self.encoder.encode(
-                self.game, state, np.empty(self.layout.size, dtype=np.float32)
-            )
+            obs["observation"] = self.encoder.encode(self.game, state)
         if self._mask_key is not None:
             options: MaskOptions = {}
-            obs[self._mask_key] = action_mask(
-                self.game, agent, self.catalogue, np.empty(len(self.catalogue), np.int8), options
-            )
+            obs[self._mask_key] = action_mask(self.game, agent, self.catalogue, options=options)
             self._options[agent] = options  # the state is unchanged until the next step starts
         if self._text_obs:
             text = tick_observation(

@@ -170,9 +170,13 @@ class VectorEncoder:
             cached = self._visited[agent.id] = (seen, vec)
         return cached[1]
 
-    def encode(self, game: Game, agent: AgentState, out: np.ndarray) -> np.ndarray:
+    def encode(self, game: Game, agent: AgentState, out: np.ndarray | None = None) -> np.ndarray:
+        """The agent's observation vector, written into `out` (a new array when None)."""
         lay, world = self.layout, game.world
-        out.fill(0.0)
+        if out is None:
+            out = np.zeros(lay.size, dtype=np.float32)
+        else:
+            out.fill(0.0)
         view = memoryview(out)
         self._self_stats(game, agent, view)
         area_id = agent.area_id

@@ -156,21 +156,24 @@ def action_mask(
     game: Game,
     agent_id: str,
     catalogue: ActionCatalogue,
-    out: np.ndarray,
+    out: np.ndarray | None = None,
     options: MaskOptions | None = None,
 ) -> np.ndarray:
-    """Fill `out` (int8, one slot per catalogue entry) with 1 where the entry would take effect now.
+    """Fill `out` (int8, one slot per catalogue entry; a new array when None) with 1 where the
+    entry would take effect now.
 
     Each verb reports its entries that would take effect, with the concrete parameters
     (`mask_targets`, equivalent to its own `valid_params` - the tests check both); execution
     resolves an entry to those same parameters. `options`, when given, receives what each verb
     reported, for `resolve_entry`."""
-    out.fill(0)
+    if out is None:
+        out = np.zeros(len(catalogue), np.int8)
+    else:
+        out.fill(0)
+    view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
     slots_of = catalogue.slots
     ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
-    valid: list[int] = []
-    append = valid.append
     for verb in catalogue.verbs:
         ctx.action = verb
         try:
@@ -185,9 +188,7 @@ def action_mask(
         for target, _ in found:
             i = slots.get(target)
             if i is not None:  # None: a target the definition lacks (e.g. added by expansion)
-                append(i)
-    if valid:
-        out[valid] = 1
+                view[i] = 1
     return out
 
 
