@@ -154,7 +154,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             max_length=config.text_max_length,
             mask_key=self._mask_key,
         )
-        command_chars = command_charset(self.game.definition)
+        command_chars = command_charset(self.game.definition, texts_to_write(self.game.quests))
         # One space object per agent, built once (seeding one never reseeds another).
         self._observation_spaces = {
             a: obs_space if i == 0 else _copy_space(obs_space)

@@ -101,10 +101,17 @@ def action_space(n_actions: int, *, text: bool, charset: frozenset[str]) -> spac
     return spaces.Discrete(n_actions)
 
 
-def command_charset(definition: WorldDefinition) -> frozenset[str]:
-    """What a typed command may contain: printable ASCII plus the characters of names."""
+# Tabs and line breaks separate words like spaces and are kept inside quotes (`rules.parse`).
+COMMAND_WHITESPACE = frozenset("\t\n")
+
+
+def command_charset(definition: WorldDefinition, texts: Any = ()) -> frozenset[str]:
+    """What a typed command may contain: printable ASCII, tabs and line breaks, the characters of
+    names and those of `texts` (what the quests ask to be written), so every command a valid
+    action list offers lies in the action space."""
     names = [o.name for o in definition.entities.objects] + [
         n.name for n in definition.entities.npcs
     ]
     names += [a.name for _, a in definition.iter_areas()]
-    return frozenset(set(string.printable[:-5]) | {ch for n in names for ch in n})
+    chars = {ch for text in (*names, *texts) for ch in text if ch.isprintable()}
+    return frozenset(set(string.printable[:-5]) | COMMAND_WHITESPACE | chars)
