@@ -28,6 +28,7 @@ from agentodyssey_pz.world.quest_records import (
     GuideDef,
     MainQuestDef,
     SetupStep,
+    StageDef,
 )
 from agentodyssey_pz.world.schema import WorldDefinition
 
@@ -64,8 +65,8 @@ class QuestParts:
     setup: list[tuple[int, SetupStep | str]]  # (index, step); a str is a malformed step's `let`
     undistributable: tuple[str, ...]
     intro: str
-    chapters: list[tuple[int, ChapterDef]]  # (index, chapter)
-    all_chapters: bool  # every chapter is here: the checks across chapters apply
+    chapters: list[tuple[int, ChapterPart]]  # (index, chapter)
+    all_chapters: bool  # every chapter is here, whole: the checks across chapters apply
 
     @classmethod
     def of(cls, quest: MainQuestDef) -> QuestParts:
@@ -78,7 +79,7 @@ class QuestParts:
             setup=list(enumerate(quest.setup)),
             undistributable=quest.undistributable,
             intro=quest.intro,
-            chapters=list(enumerate(quest.chapters)),
+            chapters=[(i, ChapterPart.of(c)) for i, c in enumerate(quest.chapters)],
             all_chapters=True,
         )
 
@@ -98,7 +99,7 @@ class QuestParts:
                 setup.append((i, item["let"]))
         bosses = raw.get("bosses") if isinstance(raw.get("bosses"), dict) else {}
         raw_chapters = _list(raw.get("chapters"))
-        chapters = [(i, _quietly(c, ChapterDef)) for i, c in enumerate(raw_chapters)]
+        chapters = [(i, ChapterPart.salvage(c)) for i, c in enumerate(raw_chapters)]
         good = [(i, c) for i, c in chapters if c is not None]
         return cls(
             objects=declared_ids(raw.get("objects")),
@@ -115,7 +116,57 @@ class QuestParts:
             undistributable=_quietly(raw.get("undistributable", []), tuple[str, ...]) or (),
             intro=raw.get("intro") if isinstance(raw.get("intro"), str) else "",
             chapters=good,
-            all_chapters=isinstance(raw.get("chapters"), list) and len(good) == len(chapters),
+            all_chapters=isinstance(raw.get("chapters"), list)
+            and len(good) == len(chapters)
+            and all(c.all_stages for _, c in good),
+        )
+
+
+@attrs.define
+class ChapterPart:
+    """The parts of one chapter the reference checks read: its intro and each stage with the
+    right shape, under its index in the chapter's list. Stage ids declared in a malformed stage
+    still count (a `requires` naming it is no error)."""
+
+    id: str
+    intro: str
+    stages: list[tuple[int, StageDef]]  # (index, stage)
+    stage_ids: set[str]
+    all_stages: bool  # no stage was left out: "has no stages" and quest_complete can be judged
+
+    @classmethod
+    def of(cls, chapter: ChapterDef) -> ChapterPart:
+        return cls(
+            id=chapter.id,
+            intro=chapter.intro,
+            stages=list(enumerate(chapter.stages)),
+            stage_ids={s.id for s in chapter.stages},
+            all_stages=True,
+        )
+
+    @classmethod
+    def salvage(cls, raw: Any) -> ChapterPart | None:
+        """A chapter whose own fields have their shape, with those of its stages that have
+        theirs; None when the chapter's own fields are malformed (already reported)."""
+        from agentodyssey_pz.world.validate import declared_ids
+
+        chapter = _quietly(raw, ChapterDef)
+        if chapter is not None:
+            return cls.of(chapter)
+        if not isinstance(raw, dict):
+            return None
+        bare = _quietly({**raw, "stages": []}, ChapterDef)
+        if bare is None:
+            return None
+        raw_stages = _list(raw.get("stages"))
+        stages = [(i, _quietly(item, StageDef)) for i, item in enumerate(raw_stages)]
+        good = [(i, stage) for i, stage in stages if stage is not None]
+        return cls(
+            id=bare.id,
+            intro=bare.intro,
+            stages=good,
+            stage_ids=declared_ids(raw_stages),
+            all_stages=isinstance(raw.get("stages"), list) and len(good) == len(stages),
         )
 
 
@@ -229,7 +280,7 @@ def _check_bosses(
 
 
 def _check_chapters(
-    chapters: list[tuple[int, ChapterDef]],
+    chapters: list[tuple[int, ChapterPart]],
     all_chapters: bool,
     scope: QuestScope,
     path: str,
@@ -245,10 +296,10 @@ def _check_chapters(
     for c, chapter in chapters:
         cpath = f"{path}[{c}]"
         check_text(chapter.intro, scope, f"{cpath}.intro", problems)
-        if not chapter.stages:
+        if chapter.all_stages and not chapter.stages:
             problems.error(f"{cpath}.stages", f"chapter '{chapter.id}' has no stages")
-        ids = {s.id for s in chapter.stages}
-        for s, stage in enumerate(chapter.stages):
+        ids = chapter.stage_ids
+        for s, stage in chapter.stages:
             spath = f"{cpath}.stages[{s}]"
             if stage.id in seen:
                 problems.error(
@@ -269,7 +320,7 @@ def _check_chapters(
                 for i, effect in enumerate(getattr(stage, field)):
                     _check_effect(effect, scope, f"{spath}.{field}[{i}]", problems)
     last, chapter = chapters[-1]
-    if all_chapters and not any(s.quest_complete for s in chapter.stages):
+    if all_chapters and not any(s.quest_complete for _, s in chapter.stages):
         problems.error(f"{path}[{last}]", "no stage of the last chapter has quest_complete")
 
 

@@ -313,3 +313,32 @@ def test_the_loader_never_changes_its_input() -> None:
     before = copy.deepcopy(data)
     load_quests(data, tiny())
     assert data == before
+
+
+def test_a_malformed_stage_does_not_hide_reference_errors_in_its_sibling_stages() -> None:
+    """Salvage is per stage: the other stages of the same chapter are still checked, under their
+    own indices, and the malformed stage's id still counts for `requires`."""
+    data = minimal_quest()
+    stages = data["main_quest"]["chapters"][0]["stages"]
+    stages.insert(0, {"id": "warmup", "objetive": "x"})  # shape: this stage only
+    stages.append(
+        {
+            "id": "later",
+            "objective": "Later.",
+            "requires": ["warmup"],
+            "done_all": [{"kind": "in_area", "area": "area_moon"}],  # reference error
+        }
+    )
+    found = messages(data)
+    assert found == [
+        (f"{S0}.objective", "missing required key"),
+        (S0, "unknown key: objetive"),
+        (f"{MQ}.chapters[0].stages[2].done_all[0].area", "unknown area 'area_moon'"),
+    ], found
+
+
+def test_a_chapter_left_with_no_well_formed_stage_is_not_called_empty() -> None:
+    data = minimal_quest()
+    stage(data).update(objetive="x")
+    found = messages(data)
+    assert not any("has no stages" in message for _, message in found), found
