@@ -101,10 +101,14 @@ def held_containers(world: World, agent: AgentState) -> list[ContainerInstance]:
 def carried_stores(world: World, agent: AgentState) -> list[dict[str, int]]:
     """Where crafting, buying and selling take things from, in that order: hands, the equipped
     inventory, then each container held in hand."""
+    containers = world.containers
     stores = [agent.hands]
     if agent.inventory_id is not None:
-        stores.append(world.containers[agent.inventory_id].items)
-    stores.extend(c.items for c in held_containers(world, agent))
+        stores.append(containers[agent.inventory_id].items)
+    for oid in agent.hands:  # containers held in hand, in hand order (`held_containers`)
+        held = containers.get(oid)
+        if held is not None:
+            stores.append(held.items)
     return stores
 
 
@@ -122,6 +126,12 @@ def possession(world: World, agent: AgentState) -> dict[str, int]:
 
 def count_carried(world: World, agent: AgentState, def_id: str) -> int:
     """`possession(world, agent)[def_id]`, without building the whole table (asked every tick)."""
+    obj = world.objects.get(def_id)
+    if obj is not None and not obj.is_instanced:  # units lie under the definition id itself
+        total = agent.equipped.get(def_id, 0)
+        for store in carried_stores(world, agent):
+            total += store.get(def_id, 0)
+        return total
     def_of = world.def_of
     total = 0
     for store in (agent.equipped, *carried_stores(world, agent)):

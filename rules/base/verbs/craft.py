@@ -271,26 +271,36 @@ class Craft(ListsAmounts, BaseActionRule):
         """(product, how many the ingredients allow) for each product I could craft one of now,
         in order of first mention among the products of what I carry."""
         agent, world = ctx.actor, ctx.world
-        counts = carried_counts(world, carried_stores(world, agent))
+        stores = carried_stores(world, agent)
         credit = agent.craft_credit if ctx.game.config.fractional_crafting == EXACT else {}
-        if not counts and not credit:
+        def_of = world.def_of
+        # The definitions I have any of, in order of first mention (counted only if a recipe
+        # could use them all: most products of what I carry lack an ingredient).
+        have: dict[str, None] = {}
+        for store in stores:
+            for oid in store:
+                have[def_of(oid).id] = None
+        have.update(dict.fromkeys(credit))
+        if not have:
             return []
         area = world.areas[agent.area_id]
         products_of, objects, names = world.products_of, world.objects, world.obj_name_to_id
         needs = world.needs
-        have = counts.keys() | credit.keys()
+        counts: dict[str, int] | None = None
         seen: set[str] = set()
         found: list[tuple[ObjectDef, int]] = []
-        for held in (*counts, *credit):
+        for held in have:
             for pid in products_of.get(held, ()):
                 if pid in seen:
                     continue
                 seen.add(pid)
-                if not needs.get(pid, frozenset()) <= have:
+                if not needs.get(pid, frozenset()) <= have.keys():
                     continue  # an ingredient I have none of (the common case)
                 obj = objects.get(pid)
                 if obj is None or names.get(obj.name) != pid:
                     continue
+                if counts is None:
+                    counts = carried_counts(world, stores)
                 # The cheap pre-check first: most products of what I carry lack an ingredient.
                 if not _enough_for_one(obj.craft.ingredients, counts, credit):
                     continue
