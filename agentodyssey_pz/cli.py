@@ -135,6 +135,37 @@ def check_output_folder(folder: Path) -> None:
         raise ConfigError(f"--output: cannot write in {str(nearest)!r} (permission denied)")
 
 
+PLOT_FORMATS = ("png", "svg")
+TRAJECTORY_FOLDER = "trajectories"  # under --output
+
+
+def check_writable_file(path: Path, option: str) -> None:
+    """Refuse, before any episode runs, an existing output file that cannot be replaced (opened
+    for appending and closed at once: its content and time stamp stay as they are)."""
+    from agentodyssey_pz.errors import ConfigError
+
+    if not path.exists():
+        return
+    try:
+        with path.open("a"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"{option}: cannot replace {str(path)!r}: {exc.strerror}") from exc
+
+
+def stale_results(out: Path, logged_episodes: int, plot: str) -> list[Path]:
+    """What an earlier evaluation left in the output folder that this one will not overwrite:
+    trajectory logs beyond this run's `logged_episodes` and score plots of another format."""
+    stale = [out / f"scores.{fmt}" for fmt in PLOT_FORMATS if fmt != plot]
+    trajectory_dir = out / TRAJECTORY_FOLDER
+    if trajectory_dir.is_dir():
+        for log in trajectory_dir.glob("episode-*.jsonl"):
+            number = log.name[len("episode-") : -len(".jsonl")]
+            if not number.isdigit() or int(number) >= logged_episodes:
+                stale.append(log)
+    return sorted(path for path in stale if path.is_file())
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Run the evaluation; print the table; write the report, trajectory logs and plot."""
     from agentodyssey_pz.errors import ConfigError
@@ -158,14 +189,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             policies=policies,
             seed=args.seed,
             workers=args.workers,
-            trajectory_dir=None if args.no_trajectories else str(out / "trajectories"),
+            trajectory_dir=None if args.no_trajectories else str(out / TRAJECTORY_FOLDER),
             env={"rule_packs": list(args.rule_pack)} if args.rule_pack else {},
         )
     except ConfigError as exc:
         raise option_named(exc) from exc
+    trajectory_dir = Path(config.trajectory_dir) if config.trajectory_dir is not None else None
+    report_path = out / "report.json"
     check_output_folder(out)
-    if config.trajectory_dir is not None:
-        check_output_folder(Path(config.trajectory_dir))
+    if trajectory_dir is not None:
+        check_output_folder(trajectory_dir)
+    check_writable_file(report_path, "--output")
+    if args.plot != "none":
+        check_writable_file(out / f"scores.{args.plot}", "--output")
     show_progress = not args.quiet and sys.stderr.isatty()
     try:
         report = evaluate(config, show_progress=show_progress)
@@ -174,15 +210,21 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     problems = validate(report)
     if problems:  # a bug, not a user mistake: say so loudly
         raise AssertionError("the report breaks its schema: " + "; ".join(problems[:5]))
-    print(format_table(report))
+    # Files first, then the table: a closed stdout (`| head`) must not cost the results.
     out.mkdir(parents=True, exist_ok=True)
-    report_path = out / "report.json"
     report_path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    stale = stale_results(out, config.episodes if trajectory_dir else 0, args.plot)
+    for path in stale:  # an earlier run's files must not pass for this run's
+        path.unlink()
+    written = plot_scores(report, out / f"scores.{args.plot}") if args.plot != "none" else None
+    print(format_table(report))
     print(f"\nreport: {report_path}")
-    if config.trajectory_dir is not None:
-        print(f"trajectories: {config.trajectory_dir}/episode-*.jsonl")
+    if stale:
+        print(f"removed {len(stale)} file(s) an earlier evaluation left in {out} "
+              f"(e.g. {stale[0].name})")  # fmt: skip
+    if trajectory_dir is not None:
+        print(f"trajectories: {trajectory_dir}/episode-*.jsonl")
     if args.plot != "none":
-        written = plot_scores(report, out / f"scores.{args.plot}")
         print(f"plot: {written}" if written is not None else PLOT_UNAVAILABLE)
     return 0
 
@@ -275,7 +317,7 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         "-o", "--output", default="evaluation", help="folder for report, logs and plot"
     )
     evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
-    evaluate.add_argument("--plot", choices=["png", "svg", "none"], default="png")
+    evaluate.add_argument("--plot", choices=[*PLOT_FORMATS, "none"], default="png")
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rule_pack_option(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)

@@ -183,6 +183,12 @@ class EnvConfig:
             )
         if not isinstance(self.game, GameConfig):
             raise ConfigError(f"game: expected a GameConfig, got {type(self.game).__name__}")
+        if self.vector_reward and self.reward_weights is not None:
+            warnings.warn(
+                "reward_weights do not apply with vector_reward=True: the reward is the eight "
+                f"components unweighted, in this order: {', '.join(COMPONENTS)}",
+                stacklevel=5,  # as in `_weights`: to the caller of parallel_env
+            )
 
     @property
     def weights(self) -> dict[str, float]:

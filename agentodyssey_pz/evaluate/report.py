@@ -324,6 +324,9 @@ POLICY_COLUMNS = (
 )
 
 
+UNRATED = "no rated match"
+
+
 def format_table(report: Mapping[str, Any]) -> str:
     """The report as readable text: a header, the policy leaderboard, and per-agent scores."""
     cfg, timing = report["config"], report["timing"]
@@ -345,8 +348,13 @@ def format_table(report: Mapping[str, Any]) -> str:
             "mu_sigma": f"{rating['mu']:.2f} +- {rating['sigma']:.2f}",
             "steps_per_second": entry["timing"]["steps_per_second"],
         }
-        rows.append([name, *(fmt.format(values[key]) for key, _, fmt in POLICY_COLUMNS)])
+        cells = {key: fmt.format(values[key]) for key, _, fmt in POLICY_COLUMNS}
+        if rating["matches"] == 0:  # never met another policy: the prior, not a rating
+            cells.update(ordinal="-", mu_sigma=UNRATED)
+        rows.append([name, *cells.values()])
     lines += _columns(["policy", *(title for _, title, _ in POLICY_COLUMNS)], rows)
+    if any(entry["rating"]["matches"] == 0 for entry in report["policies"].values()):
+        lines.append(f"{UNRATED}: a rating compares policies that meet in an episode")
     unplayed = [name for name in cfg["policies"] if name not in report["policies"]]
     if unplayed:
         k, n = len(cfg["policies"]), cfg["num_agents"]

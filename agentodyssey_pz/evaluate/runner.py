@@ -88,6 +88,23 @@ def _agent_count(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
         raise ConfigError(f"{attribute.name}: at most {MAX_AGENTS:,} agents, got {value:,}")
 
 
+# parallel_env settings the evaluation sets from its own fields (the report describes those).
+OWN_ENV_SETTINGS = {"world": "world", "num_agents": "num_agents", "max_cycles": "steps"}
+
+
+def _env_settings(_: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{attribute.name}: expected a dict of parallel_env settings, got "
+                          f"{type(value).__name__}")  # fmt: skip
+    owned = [key for key in value if key in OWN_ENV_SETTINGS]
+    if owned:
+        raise ConfigError(
+            f"{attribute.name}: {', '.join(map(repr, owned))} "
+            f"{'is' if len(owned) == 1 else 'are'} set by the evaluation itself; use "
+            + ", ".join(f"{OWN_ENV_SETTINGS[key]}=..." for key in owned)
+        )
+
+
 def _policies(_: Any, attribute: attrs.Attribute, value: Any) -> None:
     if not value:
         raise ConfigError(f"{attribute.name}: need at least one policy")
@@ -107,7 +124,8 @@ class EvalConfig:
     seed: int = attrs.field(default=0, validator=_non_negative)
     workers: int = attrs.field(default=1, validator=_positive)
     trajectory_dir: str | None = None
-    env: Mapping[str, Any] = attrs.field(factory=dict)  # more parallel_env keyword settings
+    # More parallel_env keyword settings (world, agents and steps have their own fields).
+    env: Mapping[str, Any] = attrs.field(factory=dict, validator=_env_settings)
 
     @property
     def agent_ids(self) -> list[str]:

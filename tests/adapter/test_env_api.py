@@ -577,6 +577,16 @@ def test_reward_weights_that_zero_every_component_are_warned_about() -> None:
         agentodyssey_pz.parallel_env(reward_weights={})
 
 
+def test_reward_weights_with_a_vector_reward_are_warned_about_and_the_order_is_named() -> None:
+    order = "exploration, craft, kill, unique_kill, trade, quest, side_quest, death"
+    with pytest.warns(UserWarning, match=f"do not apply with vector_reward=True.*: {order}$"):
+        env = agentodyssey_pz.parallel_env(vector_reward=True, reward_weights={"kill": 2.0})
+    assert ", ".join(COMPONENTS) == order
+    env.reset(seed=0)
+    _, rewards, *_ = env.step({a: "wait" for a in env.agents})
+    assert rewards["agent_0"].shape == (len(COMPONENTS),)
+
+
 def test_a_crowded_area_shortens_its_people_list_not_the_stats_and_neighbours() -> None:
     """Hundreds of agents in one area make the longest line: it gives way first, so what a
     language agent needs most (stats, neighbours) stays in an observation cut to fit."""

@@ -141,7 +141,8 @@ def test_policies_no_agent_plays_are_left_unrated_alike_with_any_workers(
         status, printed, err = run_cli(argv, capsys)
         assert (status, err) == (0, "")
         rows = [line.split()[0] for line in printed.splitlines()[4:] if line]
-        assert rows[:2] == ["explorer", "not"]  # the only rated row, then the note
+        # The only row (it met no other policy: no rating), then the two notes.
+        assert rows[:3] == ["explorer", "no", "not"]
         assert UNPLAYED_NOTE in printed.splitlines()
         report = json.loads((out / "report.json").read_text(encoding="utf-8"))
         assert validate(report) == []
@@ -225,3 +226,86 @@ def test_an_unknown_world_is_refused_before_any_episode(no_episodes: None) -> No
     with pytest.raises(ConfigError, match=r"^world: no world 'nowhere': ") as exc_info:
         evaluate(EvalConfig(world="nowhere", episodes=1, steps=1, workers=2))
     assert "procgen" not in str(exc_info.value)
+
+
+# ---------------------------------------------------------------------- 6: earlier results
+def test_a_report_path_that_cannot_be_replaced_is_refused_before_any_episode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_episodes: None
+) -> None:
+    (tmp_path / "report.json").mkdir()  # not replaceable by anyone, root included
+    status, out, err = run_cli([*QUICK, "-o", str(tmp_path)], capsys)
+    assert (status, out) == (1, "")
+    assert err == f"error: --output: cannot replace {str(tmp_path / 'report.json')!r}: " \
+        "Is a directory\n"  # fmt: skip
+
+
+def test_an_earlier_runs_extra_logs_and_plots_are_removed_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "trajectories"
+    logs.mkdir()
+    for name in ("episode-0000.jsonl", "episode-0001.jsonl", "episode-0002.jsonl"):
+        (logs / name).write_text("{}\n", encoding="utf-8")
+    (tmp_path / "scores.svg").write_text("<svg/>", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    argv = ["evaluate", "--episodes", "1", "--steps", "2", "--quiet", "--plot", "none"]
+    status, out, err = run_cli([*argv, "-o", str(tmp_path)], capsys)
+    assert (status, err) == (0, "")
+    assert sorted(p.name for p in logs.iterdir()) == ["episode-0000.jsonl"]  # this run's own
+    assert (logs / "episode-0000.jsonl").read_text(encoding="utf-8") != "{}\n"
+    assert not (tmp_path / "scores.svg").exists()
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"  # not ours: kept
+    assert f"removed 3 file(s) an earlier evaluation left in {tmp_path}" in out
+
+
+def test_without_trajectories_an_earlier_runs_logs_are_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "trajectories"
+    logs.mkdir()
+    (logs / "episode-0000.jsonl").write_text("{}\n", encoding="utf-8")
+    argv = [*QUICK, "--no-trajectories", "-o", str(tmp_path)]
+    status, _, _ = run_cli(argv, capsys)
+    assert status == 0
+    assert list(logs.iterdir()) == []
+
+
+def test_the_report_is_written_even_when_stdout_is_closed(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "agentodyssey_pz", *QUICK, "-o", str(tmp_path / "out")]
+    with subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        err = process.stderr.read().decode()
+        status = process.wait(timeout=300)  # a guard against a hang, not a speed limit
+    assert (status, err) == (141, "")
+    report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert validate(report) == []
+
+
+# ---------------------------------------------------------------------- 7: owned settings, unrated
+@pytest.mark.parametrize(
+    ("setting", "field"),
+    [("world", "world"), ("num_agents", "num_agents"), ("max_cycles", "steps")],
+)
+def test_env_settings_the_evaluation_sets_itself_are_refused(setting: str, field: str) -> None:
+    with pytest.raises(ConfigError, match=rf"^env: '{setting}' is set by the evaluation itself; "
+                       rf"use {field}=\.\.\.$"):  # fmt: skip
+        EvalConfig(env={setting: 2})
+
+
+def test_other_env_settings_pass_through() -> None:
+    config = EvalConfig(env={"tutorial": False})
+    assert config.env_settings()["tutorial"] is False
+
+
+def test_a_policy_that_met_no_other_shows_no_rating() -> None:
+    report = evaluate(EvalConfig(episodes=1, steps=2, num_agents=1, policies=(Waiter,)))
+    table = format_table(report).splitlines()
+    row = next(line for line in table if line.startswith("waiter"))
+    assert row.split()[3:7] == ["-", "no", "rated", "match"]
+    assert "no rated match: a rating compares policies that meet in an episode" in table
+    two = format_table(evaluate(EvalConfig(episodes=1, steps=2, num_agents=2,
+                                           policies=(Waiter, Idler))))  # fmt: skip
+    assert "no rated match" not in two
