@@ -56,11 +56,14 @@ given directly too, e.g. `rule_packs=["my_pack"]` (docs/rule-packs.md) or `tick_
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import warnings
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
@@ -250,8 +253,10 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.encoder.reset()
         self._spare_slots.sync(self.game.world)
         self._options = {}
-        self.agents = [] if self.game.terminated else list(self.possible_agents)
         self.num_cycles = max(self.game.tick_index, 0)
+        # A resumed episode may have ended already: by its main quest, or by truncation.
+        ended = self.game.terminated or self.num_cycles >= self.config.max_cycles
+        self.agents = [] if ended else list(self.possible_agents)
         self._last = result
         self._start_journal()
         with self._stopping_on_error():
@@ -305,8 +310,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
 
     def _save_dep_graph(self, tick: int) -> None:
         """The dependency graph's JSON summary of this tick (spec dependency-tracker 1)."""
-        from pathlib import Path
-
         from agentodyssey_pz.deps.export import write_summary
 
         if self.game.tracker is None:
@@ -318,8 +321,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
     # ------------------------------------------------------------------ checkpoints
     def _resume(self, path: Any) -> TickResult:
         """Continue a saved game: a checkpoint folder (snapshot + journal) or one snapshot file."""
-        from pathlib import Path
-
         from agentodyssey_pz.checkpoint import resume
 
         source = Path(path)
@@ -330,12 +331,14 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         }
         if source.is_dir():
             game = resume(source, self.config.world, snapshot_every=None, **code)
+            self._episode_seeds = _read_seed_stream(source / EPISODE_FILE)
         else:
             game = Game.load(source, self.config.world, **code)
         if game.agent_ids != self.game.agent_ids:
             raise ValueError(
                 f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"
             )
+        _check_same_settings(path, game.config, self.config.game_config())
         self.game = game
         return _resumed_result(game)
 
@@ -346,17 +349,29 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             self._writer = None
         if self.config.checkpoint_dir is None:
             return
-        from pathlib import Path
-
         from agentodyssey_pz.checkpoint import CheckpointWriter
 
         root = Path(self.config.checkpoint_dir)
-        self._episodes += 1
-        folder = root / f"episode-{self._episodes:05d}"
-        while folder.exists():
-            self._episodes += 1
-            folder = root / f"episode-{self._episodes:05d}"
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            while True:  # claimed by creating it: envs in other processes may share the root
+                self._episodes += 1
+                folder = root / f"episode-{self._episodes:05d}"
+                try:
+                    folder.mkdir()
+                    break
+                except FileExistsError:
+                    continue
+        except OSError as exc:
+            raise ConfigError(
+                f"checkpoint_dir: cannot make an episode folder in {str(root)!r}: {exc.strerror}"
+            ) from exc
         self._writer = CheckpointWriter(self.game, folder, self.config.snapshot_every)
+        if self._episode_seeds is not None:  # resuming this folder goes on with the same seeds
+            from agentodyssey_pz.engine.snapshot import write_atomically
+
+            stream = {"seed_stream": _stream_state(self._episode_seeds)}
+            write_atomically(folder / EPISODE_FILE, json.dumps(stream))
 
     @property
     def checkpoint_folder(self) -> str | None:
@@ -478,8 +493,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        import json
-
         from agentodyssey_pz.engine.snapshot import restore
 
         self.__init__(state["config"])  # type: ignore[misc]
@@ -516,6 +529,53 @@ class FrozenDict(dict):
     __setitem__ = __delitem__ = _refuse  # type: ignore[assignment]
     clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
     __ior__ = _refuse  # type: ignore[assignment]
+
+
+# In an episode's checkpoint folder: the env's episode-seed stream after that episode's seed was
+# drawn, so the episodes after a resumed one get the seeds they would have got.
+EPISODE_FILE = "episode.json"
+
+
+def _stream_state(stream: random.Random) -> list[Any]:
+    version, internal, gauss = stream.getstate()
+    return [version, list(internal), gauss]
+
+
+def _read_seed_stream(path: Path) -> random.Random | None:
+    """The seed stream saved beside a checkpoint; None (unseeded episodes) when there is none,
+    or - with a warning - when the file is damaged."""
+    from agentodyssey_pz.checkpoint.journal import CheckpointWarning
+
+    if not path.exists():
+        return None
+    try:
+        version, internal, gauss = json.loads(path.read_text(encoding="utf-8"))["seed_stream"]
+        stream = random.Random()
+        stream.setstate((version, tuple(internal), gauss))
+        return stream
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        warnings.warn(
+            f"{path}: unreadable ({exc}); the episodes after this one are not seeded",
+            CheckpointWarning,
+            stacklevel=4,
+        )
+        return None
+
+
+def _check_same_settings(path: Any, saved: Any, mine: Any) -> None:
+    """A resumed game keeps the settings it was played with, while this env's catalogue and
+    spaces follow its own: the two must agree."""
+    differ = [
+        field.name
+        for field in attrs.fields(type(saved))
+        if getattr(saved, field.name) != getattr(mine, field.name)
+    ]
+    if differ:
+        raise ConfigError(
+            f"{path}: played with {', '.join(f'{n}={getattr(saved, n)!r}' for n in differ)}; "
+            f"this env has {', '.join(f'{n}={getattr(mine, n)!r}' for n in differ)}: create the "
+            "env with the checkpoint's settings to resume it"
+        )
 
 
 def _resumed_result(game: Game) -> TickResult:

@@ -8,6 +8,7 @@ flipped byte) fails its checksum and is dropped with a warning; the ticks before
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -125,11 +126,19 @@ class JournalWriter:
         self._fd: int | None = os.open(self.path, flags, 0o644)
 
     def append(self, tick: int, actions: Mapping[str, Any]) -> None:
+        """Write one line; if the OS refuses part of it (a full disk), the part written is cut
+        off again, so the journal still ends after its last whole line."""
         assert self._fd is not None, "journal closed"
         data = format_line(tick, actions).encode("utf-8")
-        written = os.write(self._fd, data)
-        while written < len(data):  # a short write (rare: signals, full pipes) - finish the line
-            written += os.write(self._fd, data[written:])
+        end = os.lseek(self._fd, 0, os.SEEK_END)
+        try:
+            written = os.write(self._fd, data)
+            while written < len(data):  # a short write (signals, a disk filling) - finish it
+                written += os.write(self._fd, data[written:])
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, end)
+            raise
 
     def close(self) -> None:
         if self._fd is not None:

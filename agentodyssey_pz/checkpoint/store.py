@@ -67,8 +67,15 @@ class CheckpointWriter:
     tick."""
 
     def __init__(
-        self, game: Game, folder: str | os.PathLike[str], snapshot_every: int = 100
+        self,
+        game: Game,
+        folder: str | os.PathLike[str],
+        snapshot_every: int = 100,
+        *,
+        continuing: bool = False,
     ) -> None:
+        """`continuing`: the game was resumed from this folder and goes on in it; otherwise the
+        folder must hold no checkpointed run (its files would be mistaken for this one's)."""
         if snapshot_every <= 0:
             raise ValueError(f"snapshot_every must be positive, got {snapshot_every}")
         self.game = game
@@ -78,6 +85,12 @@ class CheckpointWriter:
         # The folder is listed once; from then on this writer knows what it has put there.
         self._snapshots = sorted(snapshot_ticks(self.folder))
         self._journals = journal_ticks(self.folder)
+        if not continuing and (self._snapshots or self._journals):
+            raise CheckpointError(
+                f"{self.folder} already holds a checkpointed run "
+                f"({len(self._snapshots)} snapshot(s), {len(self._journals)} journal(s)); "
+                "journal a new run into an empty folder, or resume that one"
+            )
         self._journal: JournalWriter | None = None
         self.snapshot()
         game.recorder = self
@@ -164,7 +177,7 @@ def resume(
                 break
             game.tick({aid: decode_action(a) for aid, a in record["a"].items()})
     if snapshot_every is not None:
-        CheckpointWriter(game, folder, snapshot_every)
+        CheckpointWriter(game, folder, snapshot_every, continuing=True)
     return game
 
 
@@ -174,13 +187,17 @@ def _newest_loadable(
     """The newest snapshot that loads, with the code the game was given (`Game.load`'s keyword
     arguments), and its tick."""
     errors = []
-    for tick in ticks:
+    for n, tick in enumerate(ticks, 1):
+        path = snapshot_path(folder, tick)
         try:
-            game = Game.load(snapshot_path(folder, tick), world, **code)
+            game = Game.load(path, world, **code)
+            if game.tick_index != tick:  # a renamed file: its journal would not follow it
+                raise CheckpointError(f"{path}: holds tick {game.tick_index}, not {tick}")
             return game, tick
         except CheckpointError as exc:
             if "another world definition" in str(exc) or "rule pack" in str(exc):
                 raise  # a wrong world is the caller's mistake, not damage: do not paper over it
             errors.append(str(exc))
-            warnings.warn(f"{exc}; trying the previous snapshot", CheckpointWarning, stacklevel=3)
+            then = "trying the previous snapshot" if n < len(ticks) else "no other snapshot"
+            warnings.warn(f"{exc}; {then}", CheckpointWarning, stacklevel=3)
     raise CheckpointError(f"{folder}: no readable snapshot:\n  " + "\n  ".join(errors))

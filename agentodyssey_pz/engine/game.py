@@ -12,13 +12,14 @@ import datetime as dt
 import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, format_time
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.engine.tick import run_tick, running_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
-from agentodyssey_pz.errors import ConfigError, RuleError
+from agentodyssey_pz.errors import CheckpointError, ConfigError, RuleError
 from agentodyssey_pz.resources import BASE_PACK, rules_dir
 from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
@@ -165,23 +166,40 @@ class Game:
             self.stop(exc)
             raise
         if self.recorder is not None:
-            self.recorder.record(actions, result)
+            try:
+                self.recorder.record(actions, result)
+            except OSError as exc:  # a full disk, a folder gone read-only ...
+                error = CheckpointError(
+                    f"tick {result.tick} was played but could not be checkpointed "
+                    f"({exc.strerror or exc}: {exc.filename or 'the checkpoint folder'})"
+                )
+                self.stop(error, mid_tick=False)
+                raise error from exc
         return result
 
     def stop(self, exc: BaseException, *, mid_tick: bool = True) -> None:
         """Something raised: half-way through a tick (a rule, or an interrupt), or after a whole
         tick while its results were read (`mid_tick=False`: a rule's listing code). The game
         stops here; only a state a whole tick left may still be saved."""
-        reason = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        reason = (
+            str(exc)
+            if isinstance(exc, (RuleError, CheckpointError))
+            else f"{type(exc).__name__}: {exc}"
+        )
         if mid_tick:
             self.stopped = (
                 f"this game stopped at {running_tick(self)}, which raised half-way ({reason}); "
                 "its state is partly changed, so it cannot go on or be saved"
             )
         else:
+            failed = (
+                "checkpoint could not be written"
+                if isinstance(exc, CheckpointError)
+                else "results could not be read"
+            )
             self.stopped = (
-                f"this game stopped after tick {self.tick_index}, whose results could not be "
-                f"read ({reason}); it cannot go on"
+                f"this game stopped after tick {self.tick_index}, whose {failed} ({reason}); "
+                "it cannot go on"
             )
         self._stopped_mid_tick = mid_tick
 
@@ -229,6 +247,10 @@ class Game:
         """Write the whole state to one JSON file, atomically."""
         from agentodyssey_pz.engine.snapshot import save
 
+        if not self._started:
+            raise RuntimeError("nothing to save yet: call reset() first")
+        if Path(path).is_dir():
+            raise CheckpointError(f"{path} is a folder; name the file to save the game in")
         save(self, path)
 
     @classmethod
@@ -260,8 +282,6 @@ class Game:
         data = read_snapshot(path)
         config = config_of(data)
         if tuple(config.rule_packs) != GameConfig(rule_packs=tuple(rule_packs)).rule_packs:
-            from agentodyssey_pz.errors import CheckpointError
-
             raise CheckpointError(
                 f"{path}: saved with extra rule packs {list(config.rule_packs)}; pass the same "
                 "folders as rule_packs= (on the command line: --rule-pack) to load it"
