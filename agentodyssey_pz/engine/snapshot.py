@@ -22,7 +22,7 @@ import cattrs
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.state import canonical_json, game_state_data
 from agentodyssey_pz.errors import CheckpointError, ConfigError, DataError, RuleCodeWarning
-from agentodyssey_pz.rules.rewards import RewardBreakdown
+from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.rng import rng_from_data
 from agentodyssey_pz.world.schema import definition_to_dict
@@ -196,11 +196,13 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
         world = world_from_data(state["world"], game.definition)
         agents = {a["id"]: _CONVERTER.structure(a, AgentState) for a in state["agents"]}
         rng = rng_from_data(state["rng"])
-        scores = {aid: RewardBreakdown(**parts) for aid, parts in state["scores"].items()}
+        scores = {aid: _score(aid, parts) for aid, parts in state["scores"].items()}
         seed, tick_index = _whole_number(state, "seed"), _whole_number(state, "tick_index")
         if type(state["terminated"]) is not bool:
             raise ValueError(f"'terminated' must be true or false, got {state['terminated']!r}")
-    except (DataError, cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
+    except (
+        DataError, cattrs.BaseValidationError, AttributeError, KeyError, TypeError, ValueError
+    ) as exc:  # fmt: skip
         raise CheckpointError(f"{source}: the saved state is malformed: {exc}") from exc
     if list(agents) != list(game.agent_ids) or set(scores) != set(game.agent_ids):
         raise CheckpointError(f"{source}: the saved agents differ from this game's agents")
@@ -228,6 +230,16 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
         world_state=state["world_state"],
         scores=scores,
     )
+
+
+def _score(agent_id: str, parts: Any) -> RewardBreakdown:
+    """An agent's saved running score: every component, each a whole number."""
+    if not isinstance(parts, dict) or set(parts) != set(COMPONENTS):
+        raise ValueError(f"scores.{agent_id}: expected the components {', '.join(COMPONENTS)}")
+    for name, value in parts.items():
+        if type(value) is not int:
+            raise ValueError(f"scores.{agent_id}.{name}: expected a whole number, got {value!r}")
+    return RewardBreakdown(**parts)
 
 
 def _whole_number(state: dict[str, Any], key: str) -> int:

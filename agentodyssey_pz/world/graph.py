@@ -136,7 +136,10 @@ class AreaGraph:
         graph.nx.add_nodes_from(data["areas"])
         for a, b, locked, key, owner in data["paths"]:
             graph.connect(a, b, locked=locked, key=key, owner=owner)
-        graph._next_order = data["next_order"]
+        order = data["next_order"]
+        if type(order) is not int or order < len(graph.nx.edges):
+            raise ValueError(f"graph: 'next_order' must be a whole number, got {order!r}")
+        graph._next_order = order
         return graph
 
 

@@ -117,16 +117,27 @@ def _build(data: dict[str, Any], given: WorldDefinition | None) -> World:
         c.id: c for c in (structure(r, ContainerInstance) for r in data["containers"])
     }
     world.writables = {w.id: w for w in (structure(r, WritableInstance) for r in data["writables"])}
-    world.container_count = dict(data["container_count"])
-    world.writable_count = dict(data["writable_count"])
-    world.npc_count = dict(data["npc_count"])
+    world.container_count = _counts(data, "container_count")
+    world.writable_count = _counts(data, "writable_count")
+    world.npc_count = _counts(data, "npc_count")
     world.auxiliary = copy.deepcopy(data["auxiliary"])
     world.reindex_objects()
-    world.npc_name_to_id = dict(data["npc_names"])
+    names = data["npc_names"]
+    if not isinstance(names, dict) or not all(isinstance(v, str) for v in names.values()):
+        raise WorldStateError([Problem("$.npc_names", "expected an object of name -> NPC id")])
+    world.npc_name_to_id = dict(names)
     problems = dangling_references(world)
     if problems:
         raise WorldStateError(problems)
     return world
+
+
+def _counts(data: dict[str, Any], key: str) -> dict[str, int]:
+    """A saved table of next instance indices: definition id -> a whole number >= 0."""
+    table = data[key]
+    if not isinstance(table, dict) or not all(type(n) is int and n >= 0 for n in table.values()):
+        raise WorldStateError([Problem(f"$.{key}", "expected an object of id -> whole number")])
+    return dict(table)
 
 
 def dangling_references(world: World) -> list[Problem]:

@@ -419,6 +419,39 @@ def test_edited_rule_state_is_refused_on_load_not_mid_tick(
     assert fragment in str(info.value)
 
 
+def _world(d: dict[str, Any]) -> dict[str, Any]:
+    return d["state"]["world"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (lambda d: d["state"]["scores"]["agent_0"].update(kill="x"),
+         "scores.agent_0.kill: expected a whole number, got 'x'"),
+        (lambda d: d["state"]["scores"]["agent_0"].pop("death"),
+         "scores.agent_0: expected the components exploration, craft"),
+        (lambda d: d["state"].update(scores=[1]), "the saved state is malformed"),
+        (lambda d: _world(d).update(npc_count={"npc_wolf": "x"}),
+         "$.npc_count: expected an object of id -> whole number"),
+        (lambda d: _world(d).update(container_count={"obj_bag": -1}),
+         "$.container_count: expected an object of id -> whole number"),
+        (lambda d: _world(d).update(writable_count=[]), "$.writable_count"),
+        (lambda d: _world(d).update(npc_names={"wolf": 3}), "$.npc_names"),
+        (lambda d: _world(d)["graph"].update(next_order="x"),
+         "'next_order' must be a whole number"),
+    ],
+)  # fmt: skip
+def test_edited_scores_and_counters_are_refused_on_load(
+    edit: Any, fragment: str, tmp_path: Path
+) -> None:
+    """They were taken as they came, and failed later inside a rule or a score sum."""
+    _, path = saved_game(tmp_path)
+    edit_snapshot(path, edit)
+    with pytest.raises(CheckpointError) as info:
+        Game.load(path)
+    assert fragment in str(info.value)
+
+
 def test_a_randomly_damaged_snapshot_is_always_refused_with_a_checkpoint_error(
     tmp_path: Path,
 ) -> None:
