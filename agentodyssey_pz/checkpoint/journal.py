@@ -1,9 +1,11 @@
 """The action journal: one line per tick, each with its own checksum.
 
 A line is `<crc32 as 8 hex digits> <JSON>`, the JSON holding the tick number reached and every
-agent's action as the engine received it. Lines are flushed to the operating system every tick, so a
-killed process loses at most the tick it was in. A truncated or corrupt tail (a torn last line, a
-flipped byte) fails its checksum and is dropped with a warning; the ticks before it replay exactly.
+agent's action as the engine received it. A segment's first line names the snapshot it follows
+(the SHA-256 of that file), so a resume never replays a journal onto another run's snapshot.
+Lines are flushed to the operating system every tick, so a killed process loses at most the tick
+it was in. A truncated or corrupt tail (a torn last line, a flipped byte) fails its checksum and is
+dropped with a warning; the ticks before it replay exactly.
 """
 
 from __future__ import annotations
@@ -73,17 +75,49 @@ def format_line(tick: int, actions: Mapping[str, Any]) -> str:
     return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
 
 
-def parse_line(line: str) -> dict[str, Any] | None:
-    """The record of a line, or None when its checksum or JSON is broken."""
+def format_header(tick: int, snapshot_digest: str) -> str:
+    """The first line of a segment: the SHA-256 of the snapshot file it follows, so a resume
+    never replays one run's actions onto another run's snapshot."""
+    payload = _json({"after": int(tick), "snapshot": snapshot_digest})
+    return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
+
+
+def _payload(line: str) -> Any:
     crc, _, payload = line.rstrip("\n").partition(" ")
     if len(crc) != 8 or not payload:
         return None
     try:
         if int(crc, 16) != zlib.crc32(payload.encode("utf-8")):
             return None
-        record = json.loads(payload)
+        return json.loads(payload)
     except ValueError:
         return None
+
+
+def parse_header(line: str) -> dict[str, Any] | None:
+    record = _payload(line)
+    if (
+        not isinstance(record, dict)
+        or not isinstance(record.get("after"), int)
+        or not isinstance(record.get("snapshot"), str)
+    ):
+        return None
+    return record
+
+
+def journal_header(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The segment's header (`after`, `snapshot`), or None (none, or a journal from before
+    headers)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return parse_header(fh.readline())
+    except OSError:
+        return None
+
+
+def parse_line(line: str) -> dict[str, Any] | None:
+    """The record of a line, or None when its checksum or JSON is broken."""
+    record = _payload(line)
     if (
         not isinstance(record, dict)
         or not isinstance(record.get("t"), int)
@@ -98,6 +132,8 @@ def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             for number, line in enumerate(fh, 1):
+                if number == 1 and parse_header(line) is not None:
+                    continue
                 record = parse_line(line)
                 if record is None:
                     warnings.warn(
@@ -115,7 +151,8 @@ def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
 class JournalWriter:
     """Appends one line per tick, each handed to the OS at once (one `write` call)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], header: str | None = None) -> None:
+        """`header`: a first line (`format_header`)."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Truncated: a segment starts right after the snapshot of its tick, so a file of that
@@ -124,6 +161,8 @@ class JournalWriter:
         # survives a killed process (fsync would cost milliseconds per tick).
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_BINARY", 0)
         self._fd: int | None = os.open(self.path, flags, 0o644)
+        if header is not None:
+            os.write(self._fd, header.encode("utf-8"))
 
     def append(self, tick: int, actions: Mapping[str, Any]) -> None:
         """Write one line; if the OS refuses part of it (a full disk), the part written is cut

@@ -9,6 +9,7 @@ readable snapshot and replays its journal(s): the result is the uninterrupted ga
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import warnings
@@ -20,6 +21,8 @@ from agentodyssey_pz.checkpoint.journal import (
     CheckpointWarning,
     JournalWriter,
     decode_action,
+    format_header,
+    journal_header,
     read_journal,
 )
 from agentodyssey_pz.engine.game import Game
@@ -96,12 +99,15 @@ class CheckpointWriter:
         game.recorder = self
 
     def snapshot(self) -> None:
-        """A snapshot of now, a fresh journal segment after it, and old files pruned."""
+        """A snapshot of now, a fresh journal segment after it (headed by the snapshot's
+        digest), and old files pruned."""
         tick = self.game.tick_index
-        write_atomically(snapshot_path(self.folder, tick), snapshot_text(self.game))
+        text = snapshot_text(self.game).encode("utf-8")
+        write_atomically(snapshot_path(self.folder, tick), text)
         if self._journal is not None:
             self._journal.close()
-        self._journal = JournalWriter(journal_path(self.folder, tick))
+        header = format_header(tick, hashlib.sha256(text).hexdigest())
+        self._journal = JournalWriter(journal_path(self.folder, tick), header)
         for path in self._forget_stale(tick):
             path.unlink(missing_ok=True)
 
@@ -162,7 +168,16 @@ def resume(
     }
     game, start = _newest_loadable(folder, ticks, world, code)
     for tick in (t for t in journal_ticks(folder) if t >= start):
-        for record in read_journal(journal_path(folder, tick)):
+        path = journal_path(folder, tick)
+        if tick == start and not _follows(path, snapshot_path(folder, start)):
+            warnings.warn(
+                f"{path} follows another snapshot than {snapshot_path(folder, start).name} (a "
+                f"file of another run?); it is not replayed: the game resumes at tick {start}",
+                CheckpointWarning,
+                stacklevel=2,
+            )
+            break
+        for record in read_journal(path):
             if record["t"] <= game.tick_index:
                 continue  # already inside the snapshot
             if record["t"] != game.tick_index + 1:
@@ -179,6 +194,19 @@ def resume(
     if snapshot_every is not None:
         CheckpointWriter(game, folder, snapshot_every, continuing=True)
     return game
+
+
+def _follows(journal: Path, snapshot: Path) -> bool:
+    """Whether a journal segment was written after this very snapshot file (a segment from
+    before journals had headers is taken on trust)."""
+    header = journal_header(journal)
+    if header is None:
+        return True
+    try:
+        digest = hashlib.sha256(snapshot.read_bytes()).hexdigest()
+    except OSError:
+        return False
+    return header["snapshot"] == digest
 
 
 def _newest_loadable(

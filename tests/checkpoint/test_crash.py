@@ -22,7 +22,7 @@ import pytest
 from checkpoint.crash_worker import AGENTS, play_until
 
 from agentodyssey_pz.checkpoint import resume
-from agentodyssey_pz.checkpoint.journal import CheckpointWarning
+from agentodyssey_pz.checkpoint.journal import CheckpointWarning, parse_header
 from agentodyssey_pz.checkpoint.store import journal_path, journal_ticks
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.engine.state import state_hash
@@ -51,7 +51,9 @@ def journaled_tick(folder: Path) -> int:
         data = journal_path(folder, newest).read_bytes()
     except FileNotFoundError:  # pruned between listing and reading
         return -1
-    return newest + data.count(b"\n")
+    lines = data.count(b"\n")
+    header = lines and parse_header(data.split(b"\n", 1)[0].decode("utf-8", "replace"))
+    return newest + lines - (1 if header else 0)  # the first line names the snapshot
 
 
 def start_worker(folder: Path) -> subprocess.Popen[bytes]:

@@ -190,7 +190,7 @@ def test_a_resume_after_a_torn_last_line_stops_at_the_tick_before(tmp_path: Path
     journal = only_journal(tmp_path)
     data = journal.read_bytes()
     journal.write_bytes(data[: len(data) - 25])  # the last line loses its end
-    with pytest.warns(CheckpointWarning, match=f"line {TICKS} is damaged"):
+    with pytest.warns(CheckpointWarning, match=f"line {TICKS + 1} is damaged"):  # +1: header
         game = resume(tmp_path, WORLD, snapshot_every=None)
     assert game.tick_index == TICKS - 1
     assert state_hash(game) == hashes[TICKS - 1]
@@ -200,10 +200,10 @@ def test_a_resume_after_a_flipped_byte_stops_at_the_tick_before_it(tmp_path: Pat
     hashes = journaled_game(tmp_path)
     journal = only_journal(tmp_path)
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
-    damaged = 17  # 1-based line number = tick number
-    lines[damaged - 1] = flip(lines[damaged - 1], 12)
+    damaged = 17  # the tick; its line is the one after it (the first line is the header)
+    lines[damaged] = flip(lines[damaged], 12)
     journal.write_text("".join(lines), encoding="utf-8")
-    with pytest.warns(CheckpointWarning, match=f"line {damaged} is damaged"):
+    with pytest.warns(CheckpointWarning, match=f"line {damaged + 1} is damaged"):
         game = resume(tmp_path, WORLD, snapshot_every=None)
     assert game.tick_index == damaged - 1
     assert state_hash(game) == hashes[damaged - 1]
@@ -214,7 +214,7 @@ def test_a_missing_line_stops_the_replay_with_a_warning(tmp_path: Path) -> None:
     hashes = journaled_game(tmp_path)
     journal = only_journal(tmp_path)
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
-    del lines[9]  # tick 10 is gone; every remaining line is intact
+    del lines[10]  # tick 10 (after the header line) is gone; every remaining line is intact
     journal.write_text("".join(lines), encoding="utf-8")
     with pytest.warns(CheckpointWarning, match="journal skips to tick 11"):
         game = resume(tmp_path, WORLD, snapshot_every=None)

@@ -110,9 +110,9 @@ def test_resuming_at_the_start_of_a_damaged_segment_keeps_later_progress(tmp_pat
     checkpointed(tmp_path)
     journal = journal_path(tmp_path, 150)
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[0] = lines[0].replace('"t":151', '"t":152')  # the checksum no longer matches
+    lines[1] = lines[1].replace('"t":151', '"t":152')  # the checksum no longer matches
     journal.write_text("".join(lines), encoding="utf-8")
-    with pytest.warns(CheckpointWarning, match="line 1 is damaged"):
+    with pytest.warns(CheckpointWarning, match="line 2 is damaged"):  # line 1: the header
         resumed = resume(tmp_path, WORLD, snapshot_every=EVERY)  # journaling goes on
     assert resumed.tick_index == 150
     play_until(resumed, SEED, 170)
@@ -206,7 +206,8 @@ def test_the_env_journals_each_episode_into_its_own_folder(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == [first.name, second.name]
     for folder in (first, second):
         assert snapshot_ticks(folder) == [0]
-        assert len((folder / "journal-000000000.jsonl").read_text().splitlines()) == 1
+        # The header naming the snapshot, then the tick.
+        assert len((folder / "journal-000000000.jsonl").read_text().splitlines()) == 2
     assert resume(first, WORLD, snapshot_every=None).seed == 1
     assert resume(second, WORLD, snapshot_every=None).seed != 1
 

@@ -189,3 +189,35 @@ def test_saving_before_reset_or_onto_a_folder_is_refused_clearly(tmp_path: Path)
         warnings.simplefilter("error")
         game.save(tmp_path / "fine.json")
     assert np.isfinite(Game.load(tmp_path / "fine.json", "default").tick_index)
+
+
+# ------------------------------------------------------------------------ journals and snapshots
+def journaled(folder: Path, seed: int, ticks: int = 8) -> Game:
+    game = Game("default", 2)
+    game.reset(seed)
+    writer = CheckpointWriter(game, folder, 1000)
+    for _ in range(ticks):
+        game.tick(dict.fromkeys(game.agent_ids, "wait"))
+    writer.close()
+    return game
+
+
+def test_a_journal_of_another_run_is_not_replayed_onto_this_snapshot(tmp_path: Path) -> None:
+    journaled(tmp_path / "a", 1)
+    journaled(tmp_path / "b", 2)
+    name = "journal-000000000.jsonl"
+    (tmp_path / "a" / name).write_bytes((tmp_path / "b" / name).read_bytes())
+    with pytest.warns(CheckpointWarning, match=r"follows another snapshot than snapshot-0+\.json"):
+        resumed = resume(tmp_path / "a", "default", snapshot_every=None)
+    assert (resumed.seed, resumed.tick_index) == (1, 0)
+
+
+def test_a_journal_without_a_header_from_an_earlier_version_still_replays(tmp_path: Path) -> None:
+    game = journaled(tmp_path, 3)
+    journal = tmp_path / "journal-000000000.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    journal.write_text("".join(lines[1:]), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resumed = resume(tmp_path, "default", snapshot_every=None)
+    assert state_hash(resumed) == state_hash(game)
