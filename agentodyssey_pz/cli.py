@@ -10,8 +10,10 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from agentodyssey_pz.errors import AgentOdysseyError, DataError
 
@@ -401,6 +403,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
         argv = ["evaluate", *argv]
     args = build_parser().parse_args(argv)
+    shown = warnings.showwarning
+    warnings.showwarning = _show_warning
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not as a traceback at exit
@@ -425,6 +429,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename is not None else ""
         print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
+    finally:
+        warnings.showwarning = shown
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:  # fmt: skip
+    """A warning as a command-line user reads it: `warning: ...`, without the source line of
+    the package that raised it."""
+    print(f"warning: {message}", file=sys.stderr if file is None else file)
 
 
 if __name__ == "__main__":

@@ -332,7 +332,8 @@ def parse_json_text(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
-        raise ValueError(f"not valid JSON ({exc.msg} at {where})") from exc
+        # (json's "Unterminated string starting at" already ends with its preposition)
+        raise ValueError(f"not valid JSON ({exc.msg.removesuffix(' at')} at {where})") from exc
     except RecursionError as exc:
         raise ValueError(
             f"lists and objects are nested too deeply to load (at most {max_depth} levels)"

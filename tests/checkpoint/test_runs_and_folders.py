@@ -221,3 +221,22 @@ def test_a_journal_without_a_header_from_an_earlier_version_still_replays(tmp_pa
         warnings.simplefilter("error")
         resumed = resume(tmp_path, "default", snapshot_every=None)
     assert state_hash(resumed) == state_hash(game)
+
+
+def test_the_command_line_shows_checkpoint_warnings_without_source_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentodyssey_pz import cli
+
+    journaled(tmp_path, 5)
+    journal = tmp_path / "journal-000000000.jsonl"
+    data = journal.read_bytes()
+    journal.write_bytes(data[: len(data) - 10])  # the last line is torn
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")  # this suite turns warnings into errors
+        shown = warnings.showwarning
+        assert cli.main(["resume", str(tmp_path), "--ticks", "0"]) == 0
+        assert warnings.showwarning is shown  # put back for whoever called
+    err = capsys.readouterr().err
+    assert err.startswith("warning: ") and "line 9 is damaged" in err
+    assert "warnings.warn" not in err and "read_journal" not in err
