@@ -203,7 +203,12 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
     except (
         DataError, cattrs.BaseValidationError, AttributeError, KeyError, TypeError, ValueError
     ) as exc:  # fmt: skip
-        raise CheckpointError(f"{source}: the saved state is malformed: {exc}") from exc
+        detail = (  # cattrs' own text names only the class; this names the field
+            "; ".join(cattrs.transform_error(exc))
+            if isinstance(exc, cattrs.BaseValidationError)
+            else str(exc)
+        )
+        raise CheckpointError(f"{source}: the saved state is malformed: {detail}") from exc
     if list(agents) != list(game.agent_ids) or set(scores) != set(game.agent_ids):
         raise CheckpointError(f"{source}: the saved agents differ from this game's agents")
     problems = [p for rule in game.step_rules for p in rule.check_saved_state(world, agents)]
