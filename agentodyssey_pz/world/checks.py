@@ -63,12 +63,24 @@ def check_unique_ids(p: Parsed, problems: Problems) -> None:
     _first_seen(spaces, "place or area id", problems)
 
 
+MAX_NAME_LENGTH = 200  # characters: a command naming two things stays within the parser's limit
+
+
 def _check_name(path: str, kind: str, name: str, problems: Problems) -> None:
     if not name.strip():
         problems.error(path, f"{kind} name must not be empty")
     elif any(ch.isspace() for ch in name):
         problems.error(
             path, f"{kind} name '{name}' contains whitespace (names are action parameters)"
+        )
+    elif not name.isprintable():  # text observations could not show it, commands not type it
+        odd = next(ch for ch in name if not ch.isprintable())
+        problems.error(
+            path, f"{kind} name {name!r} contains the unprintable character U+{ord(odd):04X}"
+        )
+    elif len(name) > MAX_NAME_LENGTH:
+        problems.error(
+            path, f"{kind} name is {len(name)} characters long (at most {MAX_NAME_LENGTH})"
         )
 
 

@@ -100,6 +100,7 @@ def check_expansion(world: World, spec: Any) -> tuple[Parsed, Problems]:
     parsed.declared_npcs |= {n.id for _, _, n in new_npcs}
     parsed.declared_areas |= {a.id for _, _, p in new_places for a in p.areas}
     _check_new_areas(world, parsed, problems)
+    _check_new_kind_names(world, new_objects, new_npcs, problems)
     scratch = Problems()
     for check in (
         checks.check_unique_ids,
@@ -112,6 +113,40 @@ def check_expansion(world: World, spec: Any) -> tuple[Parsed, Problems]:
         check(parsed, scratch)
     problems.items += [p for p in scratch.items if not p.path.startswith(WORLD_PATH)]
     return parsed, problems
+
+
+INVENTORY_WORD = "inventory"  # names the equipped inventory in commands
+
+
+def _check_new_kind_names(
+    world: World,
+    new_objects: list[tuple[str, dict[str, Any], Any]],
+    new_npcs: list[tuple[str, dict[str, Any], Any]],
+    problems: Problems,
+) -> None:
+    """Names the generic name checks cannot judge here, as they skip problems found at the
+    world's own records: a new kind whose instances (`<name>_<n>`) would take the name of a thing
+    already in the world, and an object named `inventory` (the action catalogue, built with the
+    env, gave that word to the equipped inventory)."""
+    for kind, new, existing in (
+        ("object", new_objects, [o.name for o in world.objects.values()]),
+        ("NPC", new_npcs, [n.name for n in world.npc_protos.values()]),
+    ):
+        for path, _, record in new:
+            clash = next(
+                (n for n in existing if checks.INSTANCE_SUFFIX.sub("", n) == record.name != n),
+                None,
+            )
+            if clash is not None:
+                problems.error(
+                    f"{path}.name",
+                    f"{kind} name '{record.name}' would name its instances like the existing "
+                    f"'{clash}'",
+                )
+            if kind == "object" and record.name == INVENTORY_WORD:
+                problems.error(
+                    f"{path}.name", "'inventory' names the equipped inventory; pick another name"
+                )
 
 
 def _check_new_areas(world: World, parsed: Parsed, problems: Problems) -> None:

@@ -164,15 +164,25 @@ class World:
         self.places[area.place_id].area_ids.append(area.id)
 
     def area_named(self, name: str) -> str | None:
-        """The id of the (first) area with that name; O(1) after the first call per area set."""
+        """The id of the (first) area with that name; O(1) after the first call per area set.
+
+        The index is rebuilt when the number of areas changed, and once more on a miss or a
+        removed area: areas may have been removed and added in equal numbers since it was built
+        (a tutorial room gone and an expansion area new in the same tick)."""
         index = self._area_names
         if index is None or index[0] != len(self.areas):
-            names: dict[str, str] = {}
-            for area in self.areas.values():
-                names.setdefault(area.name, area.id)
-            index = self._area_names = (len(self.areas), names)
+            index = self._index_area_names()
         area_id = index[1].get(name)
-        return area_id if area_id in self.areas else None
+        if area_id is not None and area_id in self.areas:
+            return area_id
+        return self._index_area_names()[1].get(name)
+
+    def _index_area_names(self) -> tuple[int, dict[str, str]]:
+        names: dict[str, str] = {}
+        for area in self.areas.values():
+            names.setdefault(area.name, area.id)
+        self._area_names = (len(self.areas), names)
+        return self._area_names
 
     def named_neighbors(self, area_id: str, agent_id: str) -> list[tuple[str, str, dict[str, Any]]]:
         """(neighbour id, name, path) of each neighbour the agent may use (not another agent's
