@@ -108,17 +108,21 @@ def test_an_unwritable_file_is_an_error_naming_the_path(
 
 
 # ---------------------------------------------------------------------- 2: a closed pipe
-def test_generate_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    # The reader closes its end before the command writes: every write meets a broken pipe, as
-    # when `| head -1` has read its line and gone.
-    command = [sys.executable, "-m", "agentodyssey_pz", "generate", "small"]
+def run_into_a_closed_pipe(argv: list[str], cwd: Path) -> tuple[int, str]:
+    """Run the command line whose reader closed its end before it wrote: every write meets a
+    broken pipe, as when `| head -1` has read its line and gone. (status, standard error)"""
+    command = [sys.executable, "-m", "agentodyssey_pz", *argv]
     with subprocess.Popen(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     ) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.close()
         err = process.stderr.read().decode()
-        status = process.wait(timeout=120)  # a guard against a hang, not a speed limit
+        return process.wait(timeout=300), err  # a guard against a hang, not a speed limit
+
+
+def test_generate_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    status, err = run_into_a_closed_pipe(["generate", "small"], tmp_path)
     assert err == ""
     assert status == 141  # as a tool killed by SIGPIPE
 
@@ -271,14 +275,7 @@ def test_without_trajectories_an_earlier_runs_logs_are_removed(
 
 
 def test_the_report_is_written_even_when_stdout_is_closed(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "agentodyssey_pz", *QUICK, "-o", str(tmp_path / "out")]
-    with subprocess.Popen(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    ) as process:
-        assert process.stdout is not None and process.stderr is not None
-        process.stdout.close()
-        err = process.stderr.read().decode()
-        status = process.wait(timeout=300)  # a guard against a hang, not a speed limit
+    status, err = run_into_a_closed_pipe([*QUICK, "-o", str(tmp_path / "out")], tmp_path)
     assert (status, err) == (141, "")
     report = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))
     assert validate(report) == []
