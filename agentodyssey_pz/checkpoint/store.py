@@ -88,7 +88,10 @@ class CheckpointWriter:
         # The folder is listed once; from then on this writer knows what it has put there.
         self._snapshots = sorted(snapshot_ticks(self.folder))
         self._journals = journal_ticks(self.folder)
-        if not continuing and (self._snapshots or self._journals):
+        if continuing:  # what a process killed while writing a snapshot left behind
+            for leftover in self.folder.glob(".snapshot-*.json.*.tmp"):
+                leftover.unlink(missing_ok=True)
+        elif self._snapshots or self._journals:
             raise CheckpointError(
                 f"{self.folder} already holds a checkpointed run "
                 f"({len(self._snapshots)} snapshot(s), {len(self._journals)} journal(s)); "

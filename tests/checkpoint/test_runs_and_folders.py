@@ -240,3 +240,15 @@ def test_the_command_line_shows_checkpoint_warnings_without_source_lines(
     err = capsys.readouterr().err
     assert err.startswith("warning: ") and "line 9 is damaged" in err
     assert "warnings.warn" not in err and "read_journal" not in err
+
+
+def test_going_on_in_a_folder_removes_the_temporary_file_of_a_killed_snapshot_write(
+    tmp_path: Path,
+) -> None:
+    journaled(tmp_path, 6)
+    leftover = tmp_path / ".snapshot-000000008.json.k3x9.tmp"  # as write_atomically names them
+    leftover.write_text('{"half": ', encoding="utf-8")
+    mine = tmp_path / "notes.tmp"
+    mine.write_text("keep", encoding="utf-8")
+    resume(tmp_path, "default", snapshot_every=10).recorder.close()
+    assert not leftover.exists() and mine.read_text(encoding="utf-8") == "keep"
