@@ -19,7 +19,7 @@ import attrs
 import numpy as np
 
 from agentodyssey_pz.observe.slots import SlotTable
-from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.graph import LOCKED, OWNER
 from agentodyssey_pz.world.schema import WorldDefinition
 
@@ -225,10 +225,9 @@ class VectorEncoder:
         world = game.world
         coin = world.currency_id
         coins = 0
-        if coin is not None:
-            coins = agent.hands.get(coin, 0)
-            if agent.inventory_id is not None:
-                coins += world.containers[agent.inventory_id].items.get(coin, 0)
+        if coin is not None:  # what a purchase can spend: hands, inventory, containers in hand
+            for store in carried_stores(world, agent):
+                coins += store.get(coin, 0)
         s = self._self
         view[s] = max(0.0, agent.hp / agent.max_hp) if agent.max_hp else 0.0
         view[s + 1] = min(1.0, max(0.0, agent.attack / ATTACK_SCALE))
