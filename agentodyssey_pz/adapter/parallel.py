@@ -331,7 +331,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         }
         if source.is_dir():
             game = resume(source, self.config.world, snapshot_every=None, **code)
-            self._episode_seeds = _read_seed_stream(source / EPISODE_FILE)
         else:
             game = Game.load(source, self.config.world, **code)
         if game.agent_ids != self.game.agent_ids:
@@ -339,6 +338,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"
             )
         _check_same_settings(path, game.config, self.config.game_config())
+        if source.is_dir():
+            self._episode_seeds = _read_seed_stream(source / EPISODE_FILE)
         self.game = game
         return _resumed_result(game)
 
@@ -489,7 +490,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             "snapshot": snapshot_text(self.game) if started else None,
             "agents": list(self.agents),
             "num_cycles": self.num_cycles,
-            "episode_seeds": self._episode_seeds.getstate() if self._episode_seeds else None,
+            "episode_seeds": _stream_state(self._episode_seeds) if self._episode_seeds else None,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -503,8 +504,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             self.num_cycles = state["num_cycles"]
             self._last = _resumed_result(self.game)
         if state.get("episode_seeds") is not None:
-            self._episode_seeds = random.Random()
-            self._episode_seeds.setstate(state["episode_seeds"])
+            self._episode_seeds = _stream_of(state["episode_seeds"])
 
 
 class FrozenDict(dict):
@@ -537,8 +537,17 @@ EPISODE_FILE = "episode.json"
 
 
 def _stream_state(stream: random.Random) -> list[Any]:
+    """A generator's state as plain data (JSON and pickle alike)."""
     version, internal, gauss = stream.getstate()
     return [version, list(internal), gauss]
+
+
+def _stream_of(state: Any) -> random.Random:
+    """The generator `_stream_state` describes (a tuple as `getstate` gives works too)."""
+    version, internal, gauss = state
+    stream = random.Random()
+    stream.setstate((version, tuple(internal), gauss))
+    return stream
 
 
 def _read_seed_stream(path: Path) -> random.Random | None:
@@ -549,10 +558,7 @@ def _read_seed_stream(path: Path) -> random.Random | None:
     if not path.exists():
         return None
     try:
-        version, internal, gauss = json.loads(path.read_text(encoding="utf-8"))["seed_stream"]
-        stream = random.Random()
-        stream.setstate((version, tuple(internal), gauss))
-        return stream
+        return _stream_of(json.loads(path.read_text(encoding="utf-8"))["seed_stream"])
     except (OSError, ValueError, TypeError, KeyError) as exc:
         warnings.warn(
             f"{path}: unreadable ({exc}); the episodes after this one are not seeded",

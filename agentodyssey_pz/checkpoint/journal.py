@@ -71,14 +71,16 @@ def format_line(tick: int, actions: Mapping[str, Any]) -> str:
         except TypeError:  # unhashable (a list pair, say): encode it afresh
             encoded = _json(encode_action(action))
         parts.append(_key_json(aid) + encoded)
-    payload = f'{{"t":{int(tick)},"a":{{{",".join(parts)}}}}}'
-    return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
+    return _checked(f'{{"t":{int(tick)},"a":{{{",".join(parts)}}}}}')
 
 
-def format_header(tick: int, snapshot_digest: str) -> str:
+def format_header(snapshot_digest: str) -> str:
     """The first line of a segment: the SHA-256 of the snapshot file it follows, so a resume
     never replays one run's actions onto another run's snapshot."""
-    payload = _json({"after": int(tick), "snapshot": snapshot_digest})
+    return _checked(_json({"snapshot": snapshot_digest}))
+
+
+def _checked(payload: str) -> str:
     return f"{zlib.crc32(payload.encode('utf-8')):08x} {payload}\n"
 
 
@@ -94,20 +96,21 @@ def _payload(line: str) -> Any:
         return None
 
 
-def parse_header(line: str) -> dict[str, Any] | None:
+def _record(line: str, **types: type) -> dict[str, Any] | None:
+    """The record of a line with keys of these types, or None (a broken checksum or JSON, or
+    another kind of record)."""
     record = _payload(line)
-    if (
-        not isinstance(record, dict)
-        or not isinstance(record.get("after"), int)
-        or not isinstance(record.get("snapshot"), str)
-    ):
-        return None
-    return record
+    if isinstance(record, dict) and all(isinstance(record.get(k), t) for k, t in types.items()):
+        return record
+    return None
+
+
+def parse_header(line: str) -> dict[str, Any] | None:
+    return _record(line, snapshot=str)
 
 
 def journal_header(path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """The segment's header (`after`, `snapshot`), or None (none, or a journal from before
-    headers)."""
+    """The segment's header (`snapshot`), or None (none, or a journal from before headers)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             return parse_header(fh.readline())
@@ -116,15 +119,8 @@ def journal_header(path: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def parse_line(line: str) -> dict[str, Any] | None:
-    """The record of a line, or None when its checksum or JSON is broken."""
-    record = _payload(line)
-    if (
-        not isinstance(record, dict)
-        or not isinstance(record.get("t"), int)
-        or not isinstance(record.get("a"), dict)
-    ):
-        return None
-    return record
+    """The record of a tick's line, or None when its checksum or JSON is broken."""
+    return _record(line, t=int, a=dict)
 
 
 def read_journal(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:

@@ -109,7 +109,7 @@ class CheckpointWriter:
         write_atomically(snapshot_path(self.folder, tick), text)
         if self._journal is not None:
             self._journal.close()
-        header = format_header(tick, hashlib.sha256(text).hexdigest())
+        header = format_header(hashlib.sha256(text).hexdigest())
         self._journal = JournalWriter(journal_path(self.folder, tick), header)
         for path in self._forget_stale(tick):
             path.unlink(missing_ok=True)

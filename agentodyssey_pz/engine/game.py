@@ -19,7 +19,7 @@ from agentodyssey_pz.engine.config import MAX_AGENTS, GameConfig, format_time
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.engine.tick import run_tick, running_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
-from agentodyssey_pz.errors import CheckpointError, ConfigError, RuleError
+from agentodyssey_pz.errors import AgentOdysseyError, CheckpointError, ConfigError, RuleError
 from agentodyssey_pz.resources import BASE_PACK, rules_dir
 from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
@@ -173,30 +173,27 @@ class Game:
                     f"tick {result.tick} was played but could not be checkpointed "
                     f"({exc.strerror or exc}: {exc.filename or 'the checkpoint folder'})"
                 )
-                self.stop(error, mid_tick=False)
+                self.stop(error, mid_tick=False, failed="checkpoint could not be written")
                 raise error from exc
         return result
 
-    def stop(self, exc: BaseException, *, mid_tick: bool = True) -> None:
+    def stop(
+        self,
+        exc: BaseException,
+        *,
+        mid_tick: bool = True,
+        failed: str = "results could not be read",
+    ) -> None:
         """Something raised: half-way through a tick (a rule, or an interrupt), or after a whole
-        tick while its results were read (`mid_tick=False`: a rule's listing code). The game
-        stops here; only a state a whole tick left may still be saved."""
-        reason = (
-            str(exc)
-            if isinstance(exc, (RuleError, CheckpointError))
-            else f"{type(exc).__name__}: {exc}"
-        )
+        tick (`mid_tick=False`: what `failed` for it - a rule's listing code reading its results,
+        or its checkpoint). The game stops here; only a state a whole tick left may be saved."""
+        reason = str(exc) if isinstance(exc, AgentOdysseyError) else f"{type(exc).__name__}: {exc}"
         if mid_tick:
             self.stopped = (
                 f"this game stopped at {running_tick(self)}, which raised half-way ({reason}); "
                 "its state is partly changed, so it cannot go on or be saved"
             )
         else:
-            failed = (
-                "checkpoint could not be written"
-                if isinstance(exc, CheckpointError)
-                else "results could not be read"
-            )
             self.stopped = (
                 f"this game stopped after tick {self.tick_index}, whose {failed} ({reason}); "
                 "it cannot go on"

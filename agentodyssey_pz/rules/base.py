@@ -25,6 +25,7 @@ from agentodyssey_pz.rules.events import (
 )
 from agentodyssey_pz.rules.parse import command_text
 from agentodyssey_pz.rules.state_shape import rule_state_problems
+from agentodyssey_pz.world.agents import INVENTORY
 from agentodyssey_pz.world.quests import texts_to_write
 from agentodyssey_pz.world.world import World
 
@@ -116,7 +117,6 @@ class RuleResult:
             )
 
 
-INVENTORY = "inventory"  # the container name meaning "my equipped inventory"
 IN_HAND = "in hand"  # catalogue targets `(kind, IN_HAND)`: with the container I hold
 
 

@@ -16,6 +16,7 @@ from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
 
 HAND_CAPACITY = 2  # units, not kinds: two coins fill both hands
+INVENTORY = "inventory"  # the container name meaning "my equipped inventory" in commands
 
 
 @attrs.define(slots=True)

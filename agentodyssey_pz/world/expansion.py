@@ -24,6 +24,7 @@ import attrs
 
 from agentodyssey_pz.errors import Problem, Problems, WorldDefinitionError
 from agentodyssey_pz.world import checks
+from agentodyssey_pz.world.agents import INVENTORY
 from agentodyssey_pz.world.entities import Area, Place
 from agentodyssey_pz.world.schema import CONVERTER, NpcDef, ObjectDef, PlaceDef
 from agentodyssey_pz.world.synthesis import (
@@ -115,9 +116,6 @@ def check_expansion(world: World, spec: Any) -> tuple[Parsed, Problems]:
     return parsed, problems
 
 
-INVENTORY_WORD = "inventory"  # names the equipped inventory in commands
-
-
 def _check_new_kind_names(
     world: World,
     new_objects: list[tuple[str, dict[str, Any], Any]],
@@ -143,7 +141,7 @@ def _check_new_kind_names(
                     f"{kind} name '{record.name}' would name its instances like the existing "
                     f"'{clash}'",
                 )
-            if kind == "object" and record.name == INVENTORY_WORD:
+            if kind == "object" and record.name == INVENTORY:
                 problems.error(
                     f"{path}.name", "'inventory' names the equipped inventory; pick another name"
                 )

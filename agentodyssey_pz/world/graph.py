@@ -138,7 +138,9 @@ class AreaGraph:
             graph.connect(a, b, locked=locked, key=key, owner=owner)
         order = data["next_order"]
         if type(order) is not int or order < len(graph.nx.edges):
-            raise ValueError(f"graph: 'next_order' must be a whole number, got {order!r}")
+            raise ValueError(
+                f"graph: 'next_order' must be a whole number >= the paths, got {order!r}"
+            )
         graph._next_order = order
         return graph
 

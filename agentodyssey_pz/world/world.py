@@ -57,7 +57,7 @@ class World:
         # Object id -> (definition id, name) when its name leads back to it, else None; filled on
         # demand and dropped whenever a name is added or removed (`_names_changed`).
         self._listing: dict[str, tuple[str, str] | None] = {}
-        self._area_names: tuple[int, dict[str, str]] | None = None
+        self._area_names: dict[str, str] | None = None
         self.reindex_objects()
 
     @classmethod
@@ -164,25 +164,20 @@ class World:
         self.places[area.place_id].area_ids.append(area.id)
 
     def area_named(self, name: str) -> str | None:
-        """The id of the (first) area with that name; O(1) after the first call per area set.
+        """The id of the (first) area with that name; O(1) while the areas stay as they were.
 
-        The index is rebuilt when the number of areas changed, and once more on a miss or a
-        removed area: areas may have been removed and added in equal numbers since it was built
-        (a tutorial room gone and an expansion area new in the same tick)."""
+        The index is rebuilt on a miss or a removed area, which is how added and removed areas
+        show (a tutorial room gone, an expansion area new, in any numbers). New areas come last,
+        so an area found that still exists is still the first of its name."""
         index = self._area_names
-        if index is None or index[0] != len(self.areas):
-            index = self._index_area_names()
-        area_id = index[1].get(name)
-        if area_id is not None and area_id in self.areas:
-            return area_id
-        return self._index_area_names()[1].get(name)
-
-    def _index_area_names(self) -> tuple[int, dict[str, str]]:
-        names: dict[str, str] = {}
+        if index is not None:
+            area_id = index.get(name)
+            if area_id is not None and area_id in self.areas:
+                return area_id
+        index = self._area_names = {}
         for area in self.areas.values():
-            names.setdefault(area.name, area.id)
-        self._area_names = (len(self.areas), names)
-        return self._area_names
+            index.setdefault(area.name, area.id)
+        return index.get(name)
 
     def named_neighbors(self, area_id: str, agent_id: str) -> list[tuple[str, str, dict[str, Any]]]:
         """(neighbour id, name, path) of each neighbour the agent may use (not another agent's
