@@ -21,6 +21,7 @@ import statistics
 import time
 
 import numpy as np
+from pettingzoo import ParallelEnv
 
 import agentodyssey_pz
 
@@ -99,18 +100,58 @@ def memory_per_env(world: str, agents: int, count: int = 8) -> float:
     return held / count / 2**20
 
 
-def _supersuit_vec(world: str, envs: int, cpus: int):  # type: ignore[no-untyped-def]
+class StandIn(ParallelEnv):
+    """Our env's spaces, first observations and infos, with no game behind them: each step only
+    spins for `cost_us` per agent (perf_counter, no sleeping). SuperSuit run over it shows what its
+    processes can do on this machine for an env of that cost, whatever the env does inside."""
+
+    metadata = {"name": "stand_in_v0", "render_modes": [], "is_parallelizable": True}
+    render_mode = None
+
+    def __init__(self, world: str, cost_us: float) -> None:
+        self._real = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
+        self._obs, infos = self._real.reset(seed=0)
+        self._infos = self._real.step(dict.fromkeys(self._real.agents, 0))[4]
+        self.possible_agents = list(self._real.possible_agents)
+        self.agents = list(self.possible_agents)
+        self._cost = cost_us / 1e6
+
+    def observation_space(self, agent: str):  # type: ignore[no-untyped-def]
+        return self._real.observation_space(agent)
+
+    def action_space(self, agent: str):  # type: ignore[no-untyped-def]
+        return self._real.action_space(agent)
+
+    def reset(self, seed=None, options=None):  # type: ignore[no-untyped-def]
+        self.agents = list(self.possible_agents)
+        return self._obs, self._infos
+
+    def step(self, actions):  # type: ignore[no-untyped-def]
+        until = time.perf_counter() + self._cost * len(actions)
+        while time.perf_counter() < until:
+            pass
+        zeros = dict.fromkeys(self.agents, False)
+        return self._obs, dict.fromkeys(self.agents, 0.0), zeros, dict(zeros), self._infos
+
+
+def _supersuit_vec(world: str, envs: int, cpus: int, stand_in_us: float | None = None):  # type: ignore[no-untyped-def]
     import supersuit as ss
 
-    env = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
+    if stand_in_us is None:
+        env = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
+    else:
+        env = StandIn(world, stand_in_us)
     vec = ss.pettingzoo_env_to_vec_env_v1(env)
     return ss.concat_vec_envs_v1(vec, envs, num_cpus=cpus, base_class="gymnasium")
 
 
-def _supersuit_rate(world: str, envs: int, cpus: int, steps: int, start=None) -> float:  # type: ignore[no-untyped-def]
+def _supersuit_rate(  # type: ignore[no-untyped-def]
+    world: str, envs: int, cpus: int, steps: int, start=None, stand_in_us: float | None = None
+) -> float:
     """Agent-steps per second of SuperSuit's vector env with masked random actions for the whole
-    batch at once, as a learner samples. `start`: a barrier to pass before timing."""
-    vec = _supersuit_vec(world, envs, cpus)
+    batch at once, as a learner samples. `start`: a barrier to pass before timing; `stand_in_us`:
+    step a `StandIn` of that cost per agent-step instead of the game."""
+    vec = _supersuit_vec(world, envs, cpus, stand_in_us)
     obs, _ = vec.reset(seed=0)
     rng = np.random.default_rng(0)
     if start is not None:
@@ -155,9 +196,12 @@ def supersuit_speedup(world: str, steps: int, runs: int) -> None:
     half the envs each, side by side, against one process with all of them), and what share of a
     2-process step the workers spend stepping their envs (a worker's step time when it runs beside
     the other, from the side-by-side run, over the measured 2-process step time); the rest is
-    SuperSuit's shared-memory copies and pipes and the learner process's serial part."""
+    SuperSuit's shared-memory copies and pipes and the learner process's serial part. Last, the
+    same 2-against-1 speedup with a `StandIn` that costs per agent-step what a whole one-process
+    agent-step cost (SuperSuit's share included, which only gives the workers more to split):
+    what SuperSuit reaches here for an env of that cost, whatever the env does inside."""
     for envs in (4, 8):
-        ones, twos, ceilings, busy = [], [], [], []
+        ones, twos, ceilings, busy, stand_ins = [], [], [], [], []
         for _ in range(runs):  # interleaved: this machine's speed drifts over minutes
             one = _supersuit_rate(world, envs, 0, steps)
             two = _supersuit_rate(world, envs, 2, steps)
@@ -168,12 +212,20 @@ def supersuit_speedup(world: str, steps: int, runs: int) -> None:
             # Per batch step: a worker steps envs/2 envs (3 agents each) in 1/halves[i]*3*envs/2 s.
             worker_step = statistics.mean(3 * (envs // 2) / h for h in halves)
             busy.append(worker_step / (3 * envs / two))
+            # The stand-in costs what the game cost per agent-step in this run's one process.
+            cost_us = 1e6 / one
+            stand_ins.append(
+                _supersuit_rate(world, envs, 2, steps, stand_in_us=cost_us)
+                / _supersuit_rate(world, envs, 0, steps, stand_in_us=cost_us)
+            )
         one, two = statistics.median(ones), statistics.median(twos)
         print(
             f"supersuit, {envs} envs x 3 agents: 1 process {one:,.0f} agent-steps/s, "
             f"2 processes {two:,.0f} agent-steps/s, speedup {two / one:.2f}x; "
             f"two independent processes side by side {statistics.median(ceilings):.2f}x; "
-            f"workers stepping envs {statistics.median(busy):.0%} of a 2-process step"
+            f"workers stepping envs {statistics.median(busy):.0%} of a 2-process step; "
+            f"a stand-in env that only spins for the same time per agent-step "
+            f"{statistics.median(stand_ins):.2f}x"
         )
 
 

@@ -162,8 +162,7 @@ def trade_candidates(world: World, explored: list[str]) -> list[tuple[str, str, 
     return out
 
 
-@functools.lru_cache(maxsize=4096)  # one per agent and guide: built once, not every tick
-@functools.lru_cache(maxsize=1024)  # asked every tick per agent; the record is immutable
+@functools.lru_cache(maxsize=4096)  # asked every tick per agent; the record is immutable
 def guide_def(npc: str, name: str) -> GuideDef:
     return GuideDef(npc=npc, names=(name,))
 
