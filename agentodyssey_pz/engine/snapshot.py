@@ -21,13 +21,20 @@ import cattrs
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.state import canonical_json, game_state_data
-from agentodyssey_pz.errors import CheckpointError, ConfigError, DataError, RuleCodeWarning
+from agentodyssey_pz.errors import (
+    CheckpointError,
+    ConfigError,
+    DataError,
+    Problems,
+    RuleCodeWarning,
+)
 from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.rng import rng_from_data
 from agentodyssey_pz.world.schema import definition_to_dict
 from agentodyssey_pz.world.serialize import world_from_data
-from agentodyssey_pz.world.validate import parse_json_text
+from agentodyssey_pz.world.strict_json import json_type_name, strict_converter
+from agentodyssey_pz.world.validate import parse_json_text, structure_record
 
 if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
@@ -35,7 +42,7 @@ if TYPE_CHECKING:
 FORMAT = "agentodyssey-snapshot"
 VERSION = 1
 DIGEST_KEY = "sha256"  # the last key of a snapshot (snapshots from before it have none)
-_CONVERTER = cattrs.Converter()
+_CONVERTER = strict_converter()  # an edited snapshot's "3" or 1 for a name or a flag is refused
 
 
 def fingerprint(game: Game) -> str:
@@ -184,6 +191,21 @@ def config_of(data: dict[str, Any]) -> GameConfig:
         raise CheckpointError(f"the snapshot's settings are invalid: {exc}") from exc
 
 
+def _agents_from(records: Any) -> dict[str, AgentState]:
+    """The saved agents by id, each field type-checked and named when wrong."""
+    if not isinstance(records, list):
+        raise ValueError(f"'agents' must be a list, got {json_type_name(records)}")
+    problems = Problems()
+    agents = {}
+    for i, record in enumerate(records):
+        agent = structure_record(record, AgentState, f"agents[{i}]", problems, _CONVERTER)
+        if agent is not None:
+            agents[agent.id] = agent
+    if problems.errors:
+        raise ValueError("; ".join(f"{p.path}: {p.message}" for p in problems.errors))
+    return agents
+
+
 def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> None:
     """Put a game into the saved state. The game must be built from the same world and agents."""
     if data["fingerprint"] != fingerprint(game):
@@ -194,7 +216,7 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
     state = data["state"]
     try:
         world = world_from_data(state["world"], game.definition)
-        agents = {a["id"]: _CONVERTER.structure(a, AgentState) for a in state["agents"]}
+        agents = _agents_from(state["agents"])
         rng = rng_from_data(state["rng"])
         scores = {aid: _score(aid, parts) for aid, parts in state["scores"].items()}
         seed, tick_index = _whole_number(state, "seed"), _whole_number(state, "tick_index")

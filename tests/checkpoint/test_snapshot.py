@@ -439,12 +439,20 @@ def _world(d: dict[str, Any]) -> dict[str, Any]:
         (lambda d: _world(d).update(npc_names={"wolf": 3}), "$.npc_names"),
         (lambda d: _world(d)["graph"].update(next_order="x"),
          "'next_order' must be a whole number"),
+        # Agents: cattrs' default converter made 7 the name "7", "yes" a true flag, 3.5 hp 3.
+        (lambda d: d["state"]["agents"][0].update(name=7),
+         "agents[0].name: expected a string, got an integer (7)"),
+        (lambda d: d["state"]["agents"][1].update(tutorial_passed="yes"),
+         "agents[1].tutorial_passed: expected true or false, got a string ('yes')"),
+        (lambda d: d["state"]["agents"][0].update(hp=3.5),
+         "agents[0].hp: expected an integer, got a number (3.5)"),
+        (lambda d: d["state"].update(agents={"agent_0": {}}), "'agents' must be a list"),
     ],
 )  # fmt: skip
 def test_edited_scores_and_counters_are_refused_on_load(
     edit: Any, fragment: str, tmp_path: Path
 ) -> None:
-    """They were taken as they came, and failed later inside a rule or a score sum."""
+    """They were taken as they came (or coerced), and failed later inside a rule or a score sum."""
     _, path = saved_game(tmp_path)
     edit_snapshot(path, edit)
     with pytest.raises(CheckpointError) as info:
