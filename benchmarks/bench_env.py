@@ -1,7 +1,7 @@
 """Throughput of the PettingZoo env: steps and agent-steps per second, reset time, memory.
 
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
-       python benchmarks/bench_env.py --supersuit      (1 vs 2 worker processes, vector mode)
+       python benchmarks/bench_env.py --supersuit [--envs 4 8 16]  (1 vs 2 processes, vector mode)
        python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
 
@@ -110,7 +110,7 @@ class StandIn(ParallelEnv):
 
     def __init__(self, world: str, cost_us: float) -> None:
         self._real = agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False)
-        self._obs, infos = self._real.reset(seed=0)
+        self._obs, _ = self._real.reset(seed=0)
         self._infos = self._real.step(dict.fromkeys(self._real.agents, 0))[4]
         self.possible_agents = list(self._real.possible_agents)
         self.agents = list(self.possible_agents)
@@ -187,10 +187,10 @@ def side_by_side(world: str, envs: int, steps: int) -> list[float]:
     return rates
 
 
-def supersuit_speedup(world: str, steps: int, runs: int) -> None:
+def supersuit_speedup(world: str, steps: int, runs: int, env_counts: list[int]) -> None:
     """SuperSuit's vector env (3 agents per env) in one process against two worker processes
-    (`concat_vec_envs_v1(..., num_cpus=2)`), with 4 and 8 envs; medians of `runs` interleaved
-    runs.
+    (`concat_vec_envs_v1(..., num_cpus=2)`), for each count of envs; medians of `runs`
+    interleaved runs.
 
     Also: the machine's own ceiling for two processes (two independent one-process vector envs of
     half the envs each, side by side, against one process with all of them), and what share of a
@@ -200,7 +200,7 @@ def supersuit_speedup(world: str, steps: int, runs: int) -> None:
     same 2-against-1 speedup with a `StandIn` that costs per agent-step what a whole one-process
     agent-step cost (SuperSuit's share included, which only gives the workers more to split):
     what SuperSuit reaches here for an env of that cost, whatever the env does inside."""
-    for envs in (4, 8):
+    for envs in env_counts:
         ones, twos, ceilings, busy, stand_ins = [], [], [], [], []
         for _ in range(runs):  # interleaved: this machine's speed drifts over minutes
             one = _supersuit_rate(world, envs, 0, steps)
@@ -264,6 +264,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--supersuit", action="store_true")
+    parser.add_argument(
+        "--envs", type=int, nargs="+", default=[4, 8, 16], help="env counts for --supersuit"
+    )
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--expansion", action="store_true")
     args = parser.parse_args()
@@ -274,7 +277,9 @@ def main() -> None:
         per_agent_scaling(args.world, args.steps // 2, max(args.runs, 5))
         return
     if args.supersuit:
-        supersuit_speedup(args.world, args.steps // 4, args.runs)
+        if any(n < 2 or n % 2 for n in args.envs):
+            parser.error("--envs: even counts of at least 2 (each of 2 processes takes half)")
+        supersuit_speedup(args.world, args.steps // 4, args.runs, args.envs)
         return
     print(f"world {args.world}; median of {args.runs} runs")
     print(
