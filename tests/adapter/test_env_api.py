@@ -487,6 +487,46 @@ def test_the_aec_env_pickles_and_works_after_reset() -> None:
     assert aec.agent_selection == "agent_1"
 
 
+def test_the_aec_env_takes_text_in_discrete_mode_and_still_asserts_on_bad_indices() -> None:
+    """The env takes ints or text in any mode; PettingZoo's out-of-bounds check (a standard AEC
+    wrapper) lets text through and still stops an index outside the space."""
+    aec = agentodyssey_pz.env(world=WORLD, num_agents=2)
+    aec.reset(seed=0)
+    aec.step("wait")
+    aec.step(0)
+    assert aec.infos["agent_0"]["action_ok"]
+    with pytest.raises(AssertionError, match="not in action space"):
+        aec.step(aec.action_space(aec.agent_selection).n)
+
+
+@pytest.mark.parametrize("vector_reward", [False, True])
+def test_aec_rewards_keep_the_envs_shape_from_reset_on(vector_reward: bool) -> None:
+    """PettingZoo's conversion writes a plain 0 at reset and when a cycle starts; with
+    vector_reward every reward the AEC env shows is the eight-component vector."""
+    aec = agentodyssey_pz.env(world=WORLD, num_agents=2, vector_reward=vector_reward)
+    aec.reset(seed=0)
+    parallel = agentodyssey_pz.parallel_env(world=WORLD, num_agents=2, vector_reward=vector_reward)
+    parallel.reset(seed=0)
+    expected = parallel.step({"agent_0": 0, "agent_1": 0})[1]["agent_0"]
+    for _ in aec.agent_iter(8):
+        shown = [aec.last()[1], *aec.rewards.values()]
+        for reward in shown:
+            assert type(reward) is type(expected)
+            assert np.shape(reward) == ((len(COMPONENTS),) if vector_reward else ())
+        aec.step(0)
+
+
+def test_the_aec_env_resumes_an_ended_episode_with_no_agents(tmp_path) -> None:
+    """PettingZoo's conversion divided by the number of agents (none) and crashed."""
+    env = agentodyssey_pz.parallel_env(world=WORLD, max_cycles=3, checkpoint_dir=str(tmp_path))
+    env.reset(seed=1)
+    while env.agents:
+        env.step(dict.fromkeys(env.agents, "wait"))
+    aec = agentodyssey_pz.env(world=WORLD, max_cycles=3)
+    aec.reset(options={"resume": env.checkpoint_folder})
+    assert aec.agents == [] and list(aec.agent_iter()) == []
+
+
 def test_the_breakdown_in_infos_is_read_only_and_copies_for_free() -> None:
     import copy
     import json
