@@ -32,7 +32,7 @@ from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.rng import rng_from_data
 from agentodyssey_pz.world.schema import definition_to_dict
-from agentodyssey_pz.world.serialize import world_from_data
+from agentodyssey_pz.world.serialize import agent_dangling_references, world_from_data
 from agentodyssey_pz.world.strict_json import json_type_name, strict_converter
 from agentodyssey_pz.world.validate import parse_json_text, structure_record
 
@@ -233,20 +233,17 @@ def restore(game: Game, data: dict[str, Any], *, source: str = "snapshot") -> No
         raise CheckpointError(f"{source}: the saved state is malformed: {detail}") from exc
     if list(agents) != list(game.agent_ids) or set(scores) != set(game.agent_ids):
         raise CheckpointError(f"{source}: the saved agents differ from this game's agents")
-    problems = [p for rule in game.step_rules for p in rule.check_saved_state(world, agents)]
+    problems = [
+        f"{p.path}: {p.message}"
+        for agent in agents.values()
+        for p in agent_dangling_references(world, agent)
+    ]
+    problems += [p for rule in game.step_rules for p in rule.check_saved_state(world, agents)]
     if problems:
         more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
         raise CheckpointError(
             f"{source}: the saved state is malformed: {'; '.join(problems[:3])}{more}"
         )
-    for agent in agents.values():
-        if agent.area_id not in world.areas or (
-            agent.inventory_id is not None and agent.inventory_id not in world.containers
-        ):
-            raise CheckpointError(
-                f"{source}: the saved state is malformed: {agent.id} is in area "
-                f"{agent.area_id!r} with inventory {agent.inventory_id!r}, not both in the world"
-            )
     game.install_state(
         world=world,
         agents=agents,

@@ -14,6 +14,7 @@ from typing import Any
 import cattrs
 
 from agentodyssey_pz.errors import Problem, WorldStateError
+from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Area, ContainerInstance, Npc, Place, WritableInstance
 from agentodyssey_pz.world.graph import AreaGraph
 from agentodyssey_pz.world.schema import (
@@ -173,10 +174,49 @@ def dangling_references(world: World) -> list[Problem]:
     for npc_id, npc in world.npcs.items():
         if npc.area_id is not None and npc_id not in world.areas.get(npc.area_id, _NO_AREA).npcs:
             bad(f"$.npcs.{npc_id}.area_id", f"NPC is not listed in area '{npc.area_id}'")
+        if npc.def_id not in world.npc_protos:
+            bad(f"$.npcs.{npc_id}.def_id", f"unknown NPC prototype '{npc.def_id}'")
+        for oid, count in npc.inventory.items():
+            if world.find_def(oid) is None or count < 0:
+                bad(
+                    f"$.npcs.{npc_id}.inventory.{oid}",
+                    f"unknown object or negative count ({count})",
+                )
     for cid, container in world.containers.items():
         for oid in container.items:
             if world.find_def(oid) is None:
                 bad(f"$.containers.{cid}.items.{oid}", "unknown object")
+    return problems
+
+
+def agent_dangling_references(world: World, agent: AgentState) -> list[Problem]:
+    """Every id a saved agent mentions must exist in its world, and every count it carries be
+    positive: an edited file is refused on load, not by a rule in the middle of a tick."""
+    where = f"$.agents.{agent.id}"
+    problems: list[Problem] = []
+    if agent.area_id not in world.areas:
+        problems.append(Problem(f"{where}.area_id", f"unknown area '{agent.area_id}'"))
+    if agent.inventory_id is not None and agent.inventory_id not in world.containers:
+        problems.append(
+            Problem(f"{where}.inventory_id", f"unknown container '{agent.inventory_id}'")
+        )
+    for field in ("hands", "equipped"):
+        for oid, count in getattr(agent, field).items():
+            if world.find_def(oid) is None or count <= 0:
+                message = f"unknown object or non-positive count ({count})"
+                problems.append(Problem(f"{where}.{field}.{oid}", message))
+    for npc_id, engagement in agent.combats.items():
+        if npc_id not in world.npcs or engagement.area_id not in world.areas:
+            message = f"unknown NPC or area ('{engagement.area_id}')"
+            problems.append(Problem(f"{where}.combats.{npc_id}", message))
+    for area_id in agent.visited:
+        if area_id not in world.areas:
+            problems.append(Problem(f"{where}.visited", f"unknown area '{area_id}'"))
+    for field in ("crafted", "traded", "acquired", "craft_credit"):
+        for def_id in getattr(agent, field):
+            if def_id not in world.objects:
+                message = f"unknown object definition '{def_id}'"
+                problems.append(Problem(f"{where}.{field}", message))
     return problems
 
 

@@ -373,11 +373,43 @@ def test_a_malformed_generator_state_is_refused(generator: list[Any], tmp_path: 
         Game.load(path)
 
 
-def test_an_agent_outside_the_saved_world_is_refused(tmp_path: Path) -> None:
+def _agent(d: dict[str, Any], i: int = 0) -> dict[str, Any]:
+    return d["state"]["agents"][i]
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (lambda d: _agent(d).update(area_id="area_moon"),
+         "$.agents.agent_0.area_id: unknown area 'area_moon'"),
+        (lambda d: _agent(d).update(inventory_id="bag_99"),
+         "$.agents.agent_0.inventory_id: unknown container 'bag_99'"),
+        # Both loaded and then failed in a step rule in the middle of the next tick.
+        (lambda d: _agent(d).update(hands={"obj_nothing": 1}),
+         "$.agents.agent_0.hands.obj_nothing: unknown object or non-positive count (1)"),
+        (lambda d: _agent(d, 1).update(equipped={"obj_nothing": 1}),
+         "$.agents.agent_1.equipped.obj_nothing: unknown object"),
+        (lambda d: _agent(d).update(hands={"obj_coin": 0}),
+         "$.agents.agent_0.hands.obj_coin: unknown object or non-positive count (0)"),
+        (lambda d: _agent(d).update(combats={"npc_ghost_0": {"rhythm_index": 0,
+                                                             "area_id": "area_gate"}}),
+         "$.agents.agent_0.combats.npc_ghost_0: unknown NPC or area"),
+        (lambda d: _agent(d).update(visited={"area_moon": None}),
+         "$.agents.agent_0.visited: unknown area 'area_moon'"),
+        (lambda d: _agent(d).update(craft_credit={"obj_nothing": 0.5}),
+         "$.agents.agent_0.craft_credit: unknown object definition 'obj_nothing'"),
+        (lambda d: _agent(d).update(crafted={"obj_nothing": 1}),
+         "$.agents.agent_0.crafted: unknown object definition 'obj_nothing'"),
+    ],
+)  # fmt: skip
+def test_an_agent_naming_what_the_saved_world_lacks_is_refused(
+    edit: Any, fragment: str, tmp_path: Path
+) -> None:
     _, path = saved_game(tmp_path)
-    edit_snapshot(path, lambda d: d["state"]["agents"][0].update(area_id="area_moon"))
-    with pytest.raises(CheckpointError, match="agent_0 is in area 'area_moon'"):
+    edit_snapshot(path, edit)
+    with pytest.raises(CheckpointError, match="the saved state is malformed") as info:
         Game.load(path)
+    assert fragment in str(info.value)
 
 
 def _agent0(d: dict[str, Any]) -> dict[str, Any]:
@@ -439,6 +471,10 @@ def _world(d: dict[str, Any]) -> dict[str, Any]:
         (lambda d: _world(d).update(npc_names={"wolf": 3}), "$.npc_names"),
         (lambda d: _world(d)["graph"].update(next_order="x"),
          "'next_order' must be a whole number"),
+        (lambda d: _world(d)["npcs"][0].update(def_id="npc_nothing"),
+         "def_id: unknown NPC prototype 'npc_nothing'"),
+        (lambda d: _world(d)["npcs"][0].update(inventory={"obj_nothing": 2}),
+         "inventory.obj_nothing: unknown object or negative count (2)"),
         # Agents: cattrs' default converter made 7 the name "7", "yes" a true flag, 3.5 hp 3.
         (lambda d: d["state"]["agents"][0].update(name=7),
          "agents[0].name: expected a string, got an integer (7)"),
