@@ -339,7 +339,16 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             )
         _check_same_settings(path, game.config, self.config.game_config())
         if source.is_dir():
-            self._episode_seeds = _read_seed_stream(source / EPISODE_FILE)
+            episode = _read_episode_record(source / EPISODE_FILE)
+            played = episode.get("max_cycles", self.config.max_cycles)  # absent in older files
+            if played != self.config.max_cycles:
+                raise ConfigError(
+                    f"{path}: played with max_cycles={played!r}; this env has max_cycles="
+                    f"{self.config.max_cycles}: create the env with the checkpoint's settings to "
+                    "resume it"
+                )
+            stream = episode.get("seed_stream")
+            self._episode_seeds = None if stream is None else _stream_of(stream)
         self.game = game
         return _resumed_result(game)
 
@@ -368,11 +377,15 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 f"checkpoint_dir: cannot make an episode folder in {str(root)!r}: {exc.strerror}"
             ) from exc
         self._writer = CheckpointWriter(self.game, folder, self.config.snapshot_every)
-        if self._episode_seeds is not None:  # resuming this folder goes on with the same seeds
-            from agentodyssey_pz.engine.snapshot import write_atomically
+        from agentodyssey_pz.engine.snapshot import write_atomically
 
-            stream = {"seed_stream": _stream_state(self._episode_seeds)}
-            write_atomically(folder / EPISODE_FILE, json.dumps(stream))
+        # What a resume of this folder must agree with, and the seeds the episodes after it get.
+        seeds = self._episode_seeds
+        episode = {
+            "max_cycles": self.config.max_cycles,
+            "seed_stream": None if seeds is None else _stream_state(seeds),
+        }
+        write_atomically(folder / EPISODE_FILE, json.dumps(episode))
 
     @property
     def checkpoint_folder(self) -> str | None:
@@ -550,22 +563,28 @@ def _stream_of(state: Any) -> random.Random:
     return stream
 
 
-def _read_seed_stream(path: Path) -> random.Random | None:
-    """The seed stream saved beside a checkpoint; None (unseeded episodes) when there is none,
-    or - with a warning - when the file is damaged."""
+def _read_episode_record(path: Path) -> dict[str, Any]:
+    """What an env saved beside a checkpoint (`max_cycles`, the seed stream); empty when there is
+    none, or - with a warning, the episodes after this one then unseeded - when it is damaged."""
     from agentodyssey_pz.checkpoint.journal import CheckpointWarning
 
     if not path.exists():
-        return None
+        return {}
     try:
-        return _stream_of(json.loads(path.read_text(encoding="utf-8"))["seed_stream"])
-    except (OSError, ValueError, TypeError, KeyError) as exc:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        cycles, stream = record.get("max_cycles"), record["seed_stream"]
+        if cycles is not None and (type(cycles) is not int or cycles <= 0):
+            raise ValueError(f"max_cycles must be a positive whole number, got {cycles!r}")
+        if stream is not None:
+            _stream_of(stream)  # a readable generator state
+        return record
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         warnings.warn(
             f"{path}: unreadable ({exc}); the episodes after this one are not seeded",
             CheckpointWarning,
             stacklevel=4,
         )
-        return None
+        return {}
 
 
 def _check_same_settings(path: Any, saved: Any, mine: Any) -> None:

@@ -123,6 +123,28 @@ def test_resuming_with_other_settings_is_refused_naming_them(
         other.reset(options={"resume": env.checkpoint_folder})
 
 
+def test_resuming_with_another_max_cycles_is_refused_naming_it(tmp_path: Path) -> None:
+    """It was taken silently: a run saved at tick 130 of 300 resumed in a 100-cycle env came back
+    already over."""
+    env = make_env(checkpoint_dir=str(tmp_path), max_cycles=300)
+    env.reset(seed=0)
+    for _ in range(3):
+        wait_all(env)
+    folder = env.checkpoint_folder
+    with pytest.raises(
+        ConfigError, match="played with max_cycles=300; this env has max_cycles=100"
+    ):
+        make_env(max_cycles=100).reset(options={"resume": folder})
+    same = make_env(max_cycles=300)
+    same.reset(options={"resume": folder})
+    assert same.num_cycles == 3 and same.agents
+    # A folder from before episode.json held max_cycles resumes under the env's own.
+    (Path(folder) / "episode.json").write_text('{"seed_stream": null}', encoding="utf-8")
+    older = make_env(max_cycles=100)
+    older.reset(options={"resume": folder})
+    assert older.num_cycles == 3 and older.agents
+
+
 def test_the_episodes_after_a_resumed_one_get_the_uninterrupted_runs_seeds(
     tmp_path: Path,
 ) -> None:
