@@ -56,7 +56,9 @@ given directly too, e.g. `rule_packs=["my_pack"]` (docs/rule-packs.md) or `tick_
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
+import os
 import random
 import warnings
 from collections.abc import Iterator, Mapping
@@ -236,8 +238,25 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_))
         ):
             raise TypeError(f"reset(seed=...): an integer or None, got {seed!r}")
+        if seed is not None and seed < 0:  # as gymnasium's seeding refuses them
+            raise ValueError(f"reset(seed=...): a non-negative integer, got {seed}")
         if options is not None and not isinstance(options, Mapping):
             raise TypeError(f"reset(options=...): a dict or None, got {options!r}")
+        for key in set(options or ()) - RESET_OPTIONS:
+            # Other keys are the caller's business (PettingZoo's api_test passes its own), but a
+            # misspelt "resume" would quietly start a fresh episode.
+            near = difflib.get_close_matches(str(key), RESET_OPTIONS, n=1, cutoff=0.7)
+            if near:
+                warnings.warn(
+                    f"reset(options=...): ignoring {key!r}; did you mean {near[0]!r}?",
+                    stacklevel=2,
+                )
+        resume = (options or {}).get("resume")
+        if resume is not None and not isinstance(resume, (str, os.PathLike)):
+            raise TypeError(
+                f"reset(options={{'resume': ...}}): a checkpoint folder or snapshot file path, "
+                f"got {resume!r}"
+            )
         if seed is not None:
             self._episode_seeds = random.Random(int(seed))
             episode_seed: int | None = int(seed)
@@ -245,11 +264,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             episode_seed = self._episode_seeds.randrange(2**31)
         else:
             episode_seed = None
-        resume_from = (options or {}).get("resume")
-        if resume_from is not None:
-            result = self._resume(resume_from)
-        else:
-            result = self.game.reset(episode_seed)
+        result = self._resume(resume) if resume is not None else self.game.reset(episode_seed)
         self.encoder.reset()
         self._spare_slots.sync(self.game.world)
         self._options = {}
@@ -547,6 +562,7 @@ class FrozenDict(dict):
 # In an episode's checkpoint folder: the env's episode-seed stream after that episode's seed was
 # drawn, so the episodes after a resumed one get the seeds they would have got.
 EPISODE_FILE = "episode.json"
+RESET_OPTIONS = frozenset({"resume"})
 
 
 def _stream_state(stream: random.Random) -> list[Any]:

@@ -9,6 +9,7 @@ O(agents in the area).
 from __future__ import annotations
 
 import datetime as dt
+import numbers
 import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -121,6 +122,8 @@ class Game:
         initialise). Returns the bootstrap tick's result; afterwards `tick_index` is 0."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
+        elif isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+            raise ValueError(f"reset: the seed must be a non-negative integer, got {seed!r}")
         self.seed = int(seed)
         options = SynthesisOptions(
             eager_light_draw=self.config.eager_light_draw,

@@ -52,11 +52,11 @@ def procedural_spec(spec: str) -> tuple[str, int]:
             f"world: {spec!r} is not 'procgen:<preset>[:<seed>]' with a preset among "
             f"{', '.join(PRESETS)}"
         )
-    try:
-        seed = int(parts[1]) if len(parts) > 1 else 0
-    except ValueError as exc:
-        raise ConfigError(f"world: {spec!r}: the seed after the preset must be an integer") from exc
-    return preset, seed
+    if len(parts) > 1 and not (parts[1].isascii() and parts[1].isdigit()):
+        raise ConfigError(
+            f"world: {spec!r}: the seed after the preset must be a non-negative whole number"
+        )
+    return preset, int(parts[1]) if len(parts) > 1 else 0
 
 
 def procedural_pack(spec: str) -> WorldPack:

@@ -170,8 +170,24 @@ def test_reset_takes_seed_and_options_keywords_defaulting_to_none() -> None:
     parameters = inspect.signature(env.reset).parameters
     assert list(parameters) == ["seed", "options"]
     assert parameters["seed"].default is None and parameters["options"].default is None
-    observations, infos = env.reset(seed=1, options={"anything": 1})
+    observations, infos = env.reset(seed=1, options={"anything": 1})  # others' keys pass
     assert set(observations) == set(infos) == set(env.possible_agents) == set(env.agents)
+    with pytest.warns(UserWarning, match="ignoring 'resum'; did you mean 'resume'"):
+        env.reset(seed=1, options={"resum": "runs/episode-00001"})
+
+
+def test_reset_refuses_negative_seeds_and_a_resume_that_is_not_a_path() -> None:
+    """As gymnasium's seeding does; the engine and `procgen:<preset>:<seed>` agree."""
+    env = agentodyssey_pz.parallel_env(world=WORLD)
+    with pytest.raises(ValueError, match="a non-negative integer, got -1"):
+        env.reset(seed=-1)
+    with pytest.raises(TypeError, match="a checkpoint folder or snapshot file path, got 5"):
+        env.reset(options={"resume": 5})
+    with pytest.raises(ValueError, match="non-negative integer, got -2"):
+        env.game.reset(-2)
+    with pytest.raises(ConfigError, match="must be a non-negative whole number"):
+        agentodyssey_pz.parallel_env(world="procgen:small:-3")
+    env.reset(seed=0)  # nothing was changed by the refusals
 
 
 # ---------------------------------------------------------------------------- actions
