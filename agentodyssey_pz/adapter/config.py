@@ -181,6 +181,11 @@ class EnvConfig:
                 f"render_mode: expected None or one of {', '.join(RENDER_MODES)}, "
                 f"got {self.render_mode!r}"
             )
+        if self.render_map is not None and self.render_mode is None:
+            raise ConfigError(
+                "render_map: the map is written by render(), which needs a render_mode "
+                f"({' or '.join(map(repr, RENDER_MODES))})"
+            )
         if not isinstance(self.game, GameConfig):
             raise ConfigError(f"game: expected a GameConfig, got {type(self.game).__name__}")
         if self.vector_reward and self.reward_weights is not None:

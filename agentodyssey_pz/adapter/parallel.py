@@ -473,7 +473,12 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         return out
 
     def render(self) -> str | None:
-        if self.render_mode is None:
+        if self.render_mode is None:  # as gymnasium's envs do
+            warnings.warn(
+                "render() does nothing without a render_mode: create the env with "
+                "render_mode='ansi' (returns the text) or 'human' (prints it)",
+                stacklevel=2,
+            )
             return None
         self._check_started("render")
         text = self.render_text()

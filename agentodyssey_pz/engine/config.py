@@ -42,6 +42,11 @@ def _positive(_: Any, attribute: attrs.Attribute, value: int) -> None:
         raise ConfigError(f"GameConfig.{attribute.name}: must be positive, got {value!r}")
 
 
+def _not_negative(_: Any, attribute: attrs.Attribute, value: int) -> None:
+    if value < 0:
+        raise ConfigError(f"GameConfig.{attribute.name}: must be 0 or more, got {value!r}")
+
+
 def _start_time(_: Any, attribute: attrs.Attribute, value: str) -> None:
     try:
         dt.datetime.strptime(value, TIME_FORMAT)
@@ -98,10 +103,10 @@ class GameConfig:
     world_expansion: bool | None = _optional_bool()
     # Progression (spec: rewards-and-progression section 4).
     start_hp: int = attrs.field(default=100, validator=[_check_type(int), _positive])
-    start_attack: int = attrs.field(default=10, validator=_check_type(int))
+    start_attack: int = attrs.field(default=10, validator=[_check_type(int), _not_negative])
     xp_per_level: int = attrs.field(default=100, validator=[_check_type(int), _positive])
-    hp_per_level: int = attrs.field(default=20, validator=_check_type(int))
-    attack_per_level: int = attrs.field(default=5, validator=_check_type(int))
+    hp_per_level: int = attrs.field(default=20, validator=[_check_type(int), _not_negative])
+    attack_per_level: int = attrs.field(default=5, validator=[_check_type(int), _not_negative])
     # Reference quirk switch (spec step-rules 8.8): the reference pays no quest point for a stage
     # that ends a chapter or the quest. True (ours) pays every stage.
     reward_final_quest_stages: bool = attrs.field(default=True, validator=_check_type(bool))

@@ -158,6 +158,8 @@ class Game:
         self.check_not_stopped()
         if self.terminated:
             raise RuntimeError("the episode has ended (main quest complete); call reset()")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"tick() takes a dict {{agent id: action}}, got {actions!r}")
         unknown = [a for a in actions if a not in self.agents]
         if unknown:
             raise KeyError(

@@ -42,7 +42,7 @@ class ActionRuleEngine:
         return parse_action(text, self.verbs)
 
     def reject(self, agent_id: str, raw: object, failure: ParseFailure, res: RuleResult) -> None:
-        if raw is failure:  # refused before parsing, e.g. a discrete index out of range
+        if raw is failure or raw is None:  # refused before parsing, or no command at all
             what = f"{failure.reason}."
         else:
             shown = raw if isinstance(raw, str) else str(raw)

@@ -66,10 +66,20 @@ def test_every_keyword_reaches_the_env() -> None:
         ("world_expansion", "no"), ("vector_reward", 1), ("valid_actions_in_info", "yes"),
         ("checkpoint_dir", 0), ("checkpoint_dir", ""), ("render_map", ["map.svg"]),
         ("save_dep_graph_steps", 0), ("save_dep_graph_steps", 2.5), ("dep_graph_dir", 3),
+        ("render_map", "map.svg"),  # without a render_mode nothing would ever write it
     ],
 )  # fmt: skip
 def test_an_invalid_value_raises_config_error_naming_the_field(setting: str, value: object) -> None:
     with pytest.raises(ConfigError, match=rf"^{setting}\b"):
+        agentodyssey_pz.parallel_env(world=WORLD, **{setting: value})
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("start_hp", 0), ("start_attack", -100), ("hp_per_level", -1000), ("attack_per_level", -1)],
+)
+def test_an_invalid_game_setting_raises_config_error_naming_it(setting: str, value: int) -> None:
+    with pytest.raises(ConfigError, match=rf"^GameConfig\.{setting}\b"):
         agentodyssey_pz.parallel_env(world=WORLD, **{setting: value})
 
 
@@ -238,6 +248,15 @@ def test_out_of_range_ints_are_invalid_actions(action_mode: str) -> None:
     for agent, action in actions.items():
         assert infos[agent]["invalid_action"], (agent, action)
         assert not infos[agent]["action_ok"], (agent, action)
+
+
+def test_an_agent_left_out_of_the_actions_is_an_invalid_action_saying_so() -> None:
+    env = agentodyssey_pz.parallel_env(world=WORLD, num_agents=2, obs_mode="text")
+    env.reset(seed=0)
+    observations, _, _, _, infos = env.step({"agent_0": "wait"})
+    assert infos["agent_1"]["invalid_action"] and not infos["agent_1"]["action_ok"]
+    assert "Invalid action: no command was given. Known actions:" in observations["agent_1"]["text"]
+    assert infos["agent_0"]["action_ok"]
 
 
 def test_action_name_labels_every_index() -> None:

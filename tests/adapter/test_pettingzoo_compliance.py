@@ -121,10 +121,11 @@ def test_render_test(world: str, obs_mode: str) -> None:
     quiet(render_test, factory, custom_tests={"ansi": _is_ansi_frame})
 
 
-def test_render_without_a_render_mode_returns_none() -> None:
+def test_render_without_a_render_mode_warns_and_returns_none() -> None:
     env = agentodyssey_pz.parallel_env(world=WORLDS[0])
     env.reset(seed=0)
-    assert env.render() is None
+    with pytest.warns(UserWarning, match="render\\(\\) does nothing without a render_mode"):
+        assert env.render() is None
 
 
 # ---------------------------------------------------------------------------- spaces

@@ -211,11 +211,18 @@ def test_missing_none_and_garbage_actions_are_invalid_and_change_nothing(bad: An
     assert game.tick_index == 1  # the tick still passed
 
 
-@pytest.mark.parametrize(("bad", "quoted"), [(42, "'42'"), (None, "'None'")])
+@pytest.mark.parametrize(("bad", "quoted"), [(42, "'42'"), (12.5, "'12.5'")])
 def test_invalid_feedback_quotes_short_non_text_input_whole(bad: Any, quoted: str) -> None:
     game = make_game()
     feedback = game.tick({"agent_0": bad}).feedback("agent_0")
     assert quoted in feedback and "..." not in feedback
+
+
+@pytest.mark.parametrize("actions", [{"agent_0": None}, {}])
+def test_no_command_says_so_instead_of_quoting_none(actions: dict[str, Any]) -> None:
+    """An agent given None or left out: 'no command was given', not "act on 'None'"."""
+    feedback = make_game().tick(actions).feedback("agent_0")
+    assert feedback.startswith("Invalid action: no command was given. Known actions:")
 
 
 def test_invalid_feedback_truncates_long_text() -> None:
