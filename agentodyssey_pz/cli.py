@@ -1,7 +1,9 @@
 """The `agentodyssey-pz` command line: one sub-command per job.
 
 Sits on top of every layer. Each sub-command is a small function taking parsed arguments and
-returning an exit status; user mistakes print a clear message and exit 1 (no tracebacks).
+returning an exit status. User mistakes never show a traceback: a flag's value out of range is
+refused by argparse, naming the flag (status 2); what a command finds wrong later prints one
+`error: ...` line naming the flag or path (status 1).
 """
 
 from __future__ import annotations
@@ -11,11 +13,68 @@ import json
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from agentodyssey_pz.errors import AgentOdysseyError, DataError
+
+
+def int_from(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from `low` (to `high`, if given). argparse names the flag in a
+    refusal and exits with status 2, before the command runs."""
+    if high is not None:
+        wanted = f"an integer from {low} to {high}"
+    else:
+        wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(
+            low, f"an integer >= {low}"
+        )
+
+    def parse(text: str) -> int:
+        value = int(text)  # a ValueError: argparse's own "invalid int value: 'abc'"
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {value}")
+        return value
+
+    parse.__name__ = "int"  # the word argparse puts in "invalid int value"
+    return parse
+
+
+# Every world, episode and action seed: Python's generators (and numpy's default_rng, which the
+# policies use) take any non-negative integer, however large.
+SEED = int_from(0)
+# The map's layout seed goes to networkx, which hands it to numpy's RandomState: 32 bits.
+LAYOUT_SEED = int_from(0, 2**32 - 1)
+NON_NEGATIVE = int_from(0)
+POSITIVE = int_from(1)
+
+
+def rule_pack_folder(text: str) -> str:
+    """An argparse type: a rule pack folder that exists (a pack is a folder of modules)."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"folder {text!r} does not exist")
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+def history_file(text: str) -> str:
+    """An argparse type: a file path whose folder exists (readline saves the history there when
+    the game ends, and would fail silently)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        problem = "is not a folder" if folder.exists() else "does not exist"
+        raise argparse.ArgumentTypeError(f"folder {str(folder)!r} {problem}")
+    return text
+
+
+def counted(count: int, noun: str) -> str:
+    """'1 agent', '2 agents', '1,000 agents'."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -61,18 +120,20 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from agentodyssey_pz.checkpoint import CheckpointWriter, import_reference_checkpoint, resume
     from agentodyssey_pz.observe.masks import valid_actions
 
+    check_reference_flags(args)
     if args.reference:
         world = args.world or "default"
         game = import_reference_checkpoint(args.folder, world, from_step=args.from_step)
         if args.checkpoint_dir is not None:
             CheckpointWriter(game, args.checkpoint_dir, args.snapshot_every)
     else:
+        check_checkpoint_folder(Path(args.folder))
         game = resume(
             args.folder, args.world, rule_packs=args.rule_pack, snapshot_every=args.snapshot_every
         )
     print(
         f"resumed {args.folder} at tick {game.tick_index} ({game.time_text}), "
-        f"{len(game.agent_ids)} agents{' - episode over' if game.terminated else ''}"
+        f"{counted(len(game.agent_ids), 'agent')}{' - episode over' if game.terminated else ''}"
     )
     rng = random.Random(args.seed)
     for _ in range(args.ticks):
@@ -86,12 +147,40 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if game.recorder is not None:
         game.recorder.close()
     for agent_id, score in game.scores.items():
-        print(
-            f"{agent_id}: score_total {score.score_total}, "
-            + ", ".join(f"{k} {v}" for k, v in score.components().items() if v)
-        )
+        parts = [f"{k} {v}" for k, v in score.components().items() if v]
+        print(f"{agent_id}: " + ", ".join([f"score_total {score.score_total}", *parts]))
     print(f"now at tick {game.tick_index}")
     return 0
+
+
+def check_reference_flags(args: argparse.Namespace) -> None:
+    """Refuse the flags that only a reference checkpoint reads, rather than ignore them."""
+    from agentodyssey_pz.errors import ConfigError
+
+    if args.reference:
+        return
+    for flag, value in (("--from-step", args.from_step), ("--checkpoint-dir", args.checkpoint_dir)):
+        if value is not None:
+            raise ConfigError(f"{flag}: only applies with --reference")
+
+
+def check_checkpoint_folder(folder: Path) -> None:
+    """Refuse a folder that does not exist, and point a checkpoint root (what
+    `parallel_env(checkpoint_dir=...)` was given) at the episode folders it holds."""
+    from agentodyssey_pz.errors import ConfigError
+
+    if not folder.exists():
+        raise ConfigError(f"{folder}: the folder does not exist")
+    if not folder.is_dir():
+        raise ConfigError(
+            f"{folder}: not a folder (a reference-engine checkpoint? add --reference)"
+        )
+    episodes = sorted(p for p in folder.glob("episode-*") if p.is_dir())
+    if episodes and not any(folder.glob("snapshot-*.json")):
+        raise ConfigError(
+            f"{folder}: holds no snapshot but {counted(len(episodes), 'episode folder')} "
+            f"({episodes[0].name} to {episodes[-1].name}); resume one of them, e.g. {episodes[-1]}"
+        )
 
 
 # A ConfigError names the setting ("seed: ..."); on the command line, name the option.
@@ -108,12 +197,25 @@ EVALUATE_OPTIONS = {
 }
 
 
-def option_named(exc: AgentOdysseyError) -> AgentOdysseyError:
+# `play` hands its flags to parallel_env and the policy registry, whose errors name their own.
+PLAY_OPTIONS = {
+    "world": "--world",
+    "num_agents": "--agents",
+    "max_cycles": "--steps",
+    "policies": "--others",
+    "seed": "--seed",
+    "rule_packs": "--rule-pack",
+}
+
+
+def option_named(
+    exc: AgentOdysseyError, options: Mapping[str, str] = EVALUATE_OPTIONS
+) -> AgentOdysseyError:
     from agentodyssey_pz.errors import ConfigError
 
     setting, colon, rest = str(exc).partition(": ")
-    if colon and setting in EVALUATE_OPTIONS:
-        return ConfigError(f"{EVALUATE_OPTIONS[setting]}: {rest}")
+    if colon and setting in options:
+        return ConfigError(f"{options[setting]}: {rest}")
     return exc
 
 
@@ -268,22 +370,26 @@ def cmd_map(args: argparse.Namespace) -> int:
             show_agents=False,
             title=f"{world}, seed {seed}",
         )
-    print(f"wrote {path} ({len(game.world.areas)} areas)")
+    print(f"wrote {path} ({counted(len(game.world.areas), 'area')})")
     return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from agentodyssey_pz.errors import ConfigError
     from agentodyssey_pz.play import play
 
-    play(
-        args.world,
-        args.agents,
-        args.others,
-        args.seed,
-        steps=args.steps,
-        history_file=args.history,
-        rule_packs=args.rule_pack,
-    )
+    try:
+        play(
+            args.world,
+            args.agents,
+            args.others,
+            args.seed,
+            steps=args.steps,
+            history_file=args.history,
+            rule_packs=args.rule_pack,
+        )
+    except ConfigError as exc:
+        raise option_named(exc, PLAY_OPTIONS) from exc
     return 0
 
 
@@ -291,6 +397,7 @@ def add_rule_pack_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rule-pack",
         action="append",
+        type=rule_pack_folder,
         default=[],
         metavar="FOLDER",
         help="a rule pack folder to play with (repeatable; later packs override earlier ones)",
@@ -304,22 +411,43 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="run policies against each other over seeded episodes and rate them (the default)",
     )
-    evaluate.add_argument("--world", default="default", help="bundled name, folder or JSON file")
-    evaluate.add_argument("--episodes", type=int, default=4)
-    evaluate.add_argument("--steps", type=int, default=200, help="ticks per episode")
-    evaluate.add_argument("--agents", type=int, default=6)
+    evaluate.add_argument(
+        "--world",
+        default="default",
+        help="bundled name, folder or JSON file (default: %(default)s)",
+    )
+    evaluate.add_argument("--episodes", type=int, default=4, help="episodes (default: %(default)s)")
+    evaluate.add_argument(
+        "--steps", type=int, default=200, help="ticks per episode (default: %(default)s)"
+    )
+    evaluate.add_argument("--agents", type=int, default=6, help="agents (default: %(default)s)")
     evaluate.add_argument(
         "--policies",
         default=",".join(DEFAULT_POLICIES),
-        help="comma-separated policy names (agent_i plays policy i mod k)",
+        help="comma-separated policy names (agent_i plays policy i mod k; default: %(default)s)",
     )
-    evaluate.add_argument("--seed", type=int, default=0, help="episode e is played with seed+e")
-    evaluate.add_argument("--workers", type=int, default=1, help="processes (same results)")
     evaluate.add_argument(
-        "-o", "--output", default="evaluation", help="folder for report, logs and plot"
+        "--seed",
+        type=SEED,
+        default=0,
+        help="episode e is played with seed+e (default: %(default)s)",
+    )
+    evaluate.add_argument(
+        "--workers", type=int, default=1, help="processes, same results (default: %(default)s)"
+    )
+    evaluate.add_argument(
+        "-o",
+        "--output",
+        default="evaluation",
+        help="folder for report, logs and plot (default: %(default)s)",
     )
     evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
-    evaluate.add_argument("--plot", choices=[*PLOT_FORMATS, "none"], default="png")
+    evaluate.add_argument(
+        "--plot",
+        choices=[*PLOT_FORMATS, "none"],
+        default="png",
+        help="score plot format (default: %(default)s)",
+    )
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rule_pack_option(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
@@ -328,55 +456,73 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
 def add_map_parser(sub: argparse._SubParsersAction) -> None:
     map_ = sub.add_parser("map", help="write an SVG map of a world's area graph")
     map_.add_argument("world", nargs="?", default=None, help="bundled name, folder or JSON file")
-    map_.add_argument("--seed", type=int, default=None, help="world seed (default 0)")
+    map_.add_argument("--seed", type=SEED, default=None, help="world seed (default: 0)")
     map_.add_argument("--trajectory", help="a trajectory log: draw its world and agents")
-    map_.add_argument("--tick", type=int, default=0, help="the log's tick to draw")
-    map_.add_argument("--layout-seed", type=int, default=0, help="seed of the node layout")
-    map_.add_argument("-o", "--output", default="map.svg")
+    map_.add_argument(
+        "--tick", type=NON_NEGATIVE, default=0, help="the log's tick to draw (default: %(default)s)"
+    )
+    map_.add_argument(
+        "--layout-seed",
+        type=LAYOUT_SEED,
+        default=0,
+        help="seed of the node layout, 0 to 2**32-1 (default: %(default)s)",
+    )
+    map_.add_argument(
+        "-o", "--output", default="map.svg", help="SVG file to write (default: %(default)s)"
+    )
     map_.set_defaults(func=cmd_map)
 
 
 def add_play_parser(sub: argparse._SubParsersAction) -> None:
     play = sub.add_parser("play", help="play agent_0 yourself in the terminal")
-    play.add_argument("--world", default="default", help="bundled name, folder or JSON file")
-    play.add_argument("--agents", type=int, default=2)
+    play.add_argument(
+        "--world",
+        default="default",
+        help="bundled name, folder or JSON file (default: %(default)s)",
+    )
+    play.add_argument(
+        "--agents", type=int, default=2, help="agents, you included (default: %(default)s)"
+    )
     play.add_argument(
         "--others",
         default="random",
-        help="policy of the other agents (random, wait, explorer, ...)",
+        help="the one policy every other agent plays: random, wait, explorer, ... "
+        "(default: %(default)s)",
     )
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--steps", type=int, default=1000, help="ticks before the episode ends")
-    play.add_argument("--history", default=None, help="readline history file to load and save")
+    play.add_argument("--seed", type=SEED, default=0, help="episode seed (default: %(default)s)")
+    play.add_argument(
+        "--steps",
+        type=int,
+        default=1000,
+        help="ticks before the episode ends (default: %(default)s)",
+    )
+    play.add_argument(
+        "--history", type=history_file, default=None, help="readline history file to load and save"
+    )
     add_rule_pack_option(play)
     play.set_defaults(func=cmd_play)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    validate = sub.add_parser("validate", help="check a world definition and summarise it")
-    validate.add_argument(
-        "world", nargs="?", default="default", help="bundled name, folder or JSON file"
-    )
-    validate.add_argument("--seed", type=int, default=0, help="seed of the world to summarise")
-    validate.set_defaults(func=cmd_validate)
-    generate = sub.add_parser("generate", help="write a procedural world definition")
-    generate.add_argument("preset", choices=["small", "medium", "large"])
-    generate.add_argument("--seed", type=int, default=0)
-    generate.add_argument("-o", "--output", help="file to write (default: standard output)")
-    generate.set_defaults(func=cmd_generate)
+def add_resume_parser(sub: argparse._SubParsersAction) -> None:
     resume = sub.add_parser("resume", help="continue a journaled game from its checkpoint folder")
     resume.add_argument("folder", help="a checkpoint folder (snapshot-*.json and journal-*.jsonl)")
     resume.add_argument(
         "--world", default=None, help="the world, if not bundled (its folder or file)"
     )
     resume.add_argument(
-        "--ticks", type=int, default=0, help="play on this many ticks (random valid actions)"
+        "--ticks",
+        type=NON_NEGATIVE,
+        default=0,
+        help="play on this many ticks (random valid actions; default: %(default)s)",
     )
-    resume.add_argument("--seed", type=int, default=0, help="seed of the random actions")
     resume.add_argument(
-        "--snapshot-every", type=int, default=100, help="snapshot interval when playing on"
+        "--seed", type=SEED, default=0, help="seed of the random actions (default: %(default)s)"
+    )
+    resume.add_argument(
+        "--snapshot-every",
+        type=POSITIVE,
+        default=100,
+        help="snapshot interval when playing on (default: %(default)s)",
     )
     resume.add_argument(
         "--reference",
@@ -391,6 +537,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_pack_option(resume)
     resume.set_defaults(func=cmd_resume)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    validate = sub.add_parser("validate", help="check a world definition and summarise it")
+    validate.add_argument(
+        "world", nargs="?", default="default", help="bundled name, folder or JSON file"
+    )
+    validate.add_argument(
+        "--seed", type=SEED, default=0, help="seed of the world to summarise (default: %(default)s)"
+    )
+    validate.set_defaults(func=cmd_validate)
+    generate = sub.add_parser("generate", help="write a procedural world definition")
+    generate.add_argument("preset", choices=["small", "medium", "large"])
+    generate.add_argument("--seed", type=SEED, default=0, help="world seed (default: %(default)s)")
+    generate.add_argument("-o", "--output", help="file to write (default: standard output)")
+    generate.set_defaults(func=cmd_generate)
+    add_resume_parser(sub)
     add_evaluate_parser(sub)
     add_map_parser(sub)
     add_play_parser(sub)

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.evaluate.runner import BASE_ENV_SETTINGS, POLICY_SEED_STRIDE, build_policy
 from agentodyssey_pz.rules.rewards import COMPONENTS
 
@@ -168,6 +169,9 @@ def play(
     terminal."""
     from agentodyssey_pz.adapter.parallel import parallel_env
 
+    # The env checks the seed only at reset, after the banner: check it first, like the rest.
+    if type(seed) is not int or seed < 0:
+        raise ConfigError(f"seed: expected a non-negative integer, got {seed!r}")
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     interactive = stdin is sys.stdin and stdout is sys.stdout and _is_tty(stdin)
@@ -178,7 +182,7 @@ def play(
         rule_packs=tuple(rule_packs),
         **BASE_ENV_SETTINGS,
     )
-    policies = {agent: build_policy(others) for agent in env.possible_agents if agent != PLAYER}
+    policies = {agent: other_policy(others) for agent in env.possible_agents if agent != PLAYER}
     session = Session(env, policies, stdin, stdout, interactive=interactive)
     history = _start_history(history_file) if interactive else None
     try:
@@ -190,6 +194,16 @@ def play(
             _save_history(history)
         env.close()
     return env.game.scores[PLAYER].as_dict()
+
+
+def other_policy(name: str) -> Any:
+    """A policy for one of the other agents; a list of names gets a hint that one is expected."""
+    try:
+        return build_policy(name)
+    except ConfigError as exc:
+        if "," not in name:
+            raise
+        raise ConfigError(f"{exc} (one policy name: it plays every agent but {PLAYER})") from exc
 
 
 def _is_tty(stream: TextIO) -> bool:

@@ -181,7 +181,6 @@ def test_no_note_when_every_policy_plays() -> None:
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--seed", "-1", "expected a non-negative integer, got -1"),
         ("--episodes", "0", "expected a positive integer, got 0"),
         ("--steps", "-3", "expected a positive integer, got -3"),
         ("--agents", "0", "expected a positive integer, got 0"),
@@ -202,6 +201,7 @@ def test_a_bad_evaluate_option_is_named_in_its_error(
     assert (status, out, err) == (1, "", f"error: {option}: {message}\n")
 
 
+# --seed is refused by argparse, as every seed flag is (test_cli_flags.py).
 def test_the_api_refuses_a_negative_seed_naming_it() -> None:
     with pytest.raises(ConfigError, match=r"^seed: expected a non-negative integer, got -1$"):
         EvalConfig(seed=-1)
