@@ -59,9 +59,9 @@ def rule_pack_folder(text: str) -> str:
     return text
 
 
-def history_file(text: str) -> str:
-    """An argparse type: a file path whose folder exists (readline saves the history there when
-    the game ends, and would fail silently)."""
+def file_to_write(text: str) -> str:
+    """An argparse type: a file path in a folder that exists, checked now rather than when the
+    file is written (play's history at the end of the game, where a failure is silent)."""
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
@@ -497,7 +497,7 @@ def add_play_parser(sub: argparse._SubParsersAction) -> None:
         help="ticks before the episode ends (default: %(default)s)",
     )
     play.add_argument(
-        "--history", type=history_file, default=None, help="readline history file to load and save"
+        "--history", type=file_to_write, default=None, help="readline history file to load and save"
     )
     add_rule_pack_option(play)
     play.set_defaults(func=cmd_play)

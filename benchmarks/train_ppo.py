@@ -15,60 +15,133 @@ intervals. Writes `ppo_curve.png` (the learning curve: episode score_total vs ag
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
+import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 
-from agentodyssey_pz.adapter.config import RL_TOTAL_WEIGHTS
-from agentodyssey_pz.training import (
-    SCORE_WEIGHTS,
-    PPOConfig,
-    PPOTrainer,
-    bootstrap_ci,
-    evaluate_policy,
-    model_chooser,
-    random_chooser,
-)
+import agentodyssey_pz
+from agentodyssey_pz.cli import POSITIVE, SEED, option_named
 
+# torch (and the training package, which needs it) is imported only once the flags are checked, so
+# `--help` and a mistake's message work without the [train] extra.
+TRAIN_EXTRA = ("torch", "matplotlib")
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
 # Training reward: "score" (the default) is the evaluation metric itself (SCORE_WEIGHTS);
 # "rl_total" is the env's default weighting (5 per repeat kill, 20 per quest stage, -10 per death).
-WEIGHTS: dict[str, dict[str, float]] = {"score": SCORE_WEIGHTS, "rl_total": RL_TOTAL_WEIGHTS}
+WEIGHT_NAMES = ("rl_total", "score")
+# The env's errors name its settings ("max_cycles: ..."); the message names the flag.
+ENV_OPTIONS = {"world": "--world", "num_agents": "--agents", "max_cycles": "--max-cycles"}
 
 
-def parse_args() -> argparse.Namespace:
+def positive_number(text: str) -> float:
+    """An argparse type: a number above 0 (a time budget or a learning rate)."""
+    value = float(text)  # a ValueError: argparse's own "invalid float value: 'abc'"
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
+positive_number.__name__ = "float"  # the word argparse puts in "invalid float value"
+
+
+def output_folder(text: str) -> Path:
+    """An argparse type: a folder the results can be written into, checked before training
+    rather than after it."""
+    path = nearest = Path(text)
+    while not nearest.exists() and nearest.parent != nearest:
+        nearest = nearest.parent
+    if nearest.is_dir():
+        return path
+    if nearest == path:
+        raise argparse.ArgumentTypeError(f"{text!r} exists and is not a folder")
+    raise argparse.ArgumentTypeError(f"{str(nearest)!r} is not a folder")
+
+
+def model_file(text: str) -> Path:
+    """An argparse type: a file the weights can be written to (its folders are made as needed)."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    output_folder(str(path.parent))
+    return path
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--world", default="default")
     p.add_argument("--agents", type=int, default=3)
     p.add_argument("--max-cycles", type=int, default=200, help="episode length (env steps)")
-    p.add_argument("--weights", choices=sorted(WEIGHTS), default="score")
-    p.add_argument("--num-envs", type=int, default=8)
-    p.add_argument("--num-steps", type=int, default=128, help="env steps per rollout")
-    p.add_argument("--agent-steps", type=int, default=600_000)
-    p.add_argument("--minutes", type=float, default=17.0, help="wall-clock cap on training")
-    p.add_argument("--lr", type=float, default=2.5e-4)
+    p.add_argument("--weights", choices=WEIGHT_NAMES, default="score")
+    p.add_argument("--num-envs", type=POSITIVE, default=8)
+    p.add_argument("--num-steps", type=POSITIVE, default=128, help="env steps per rollout")
+    p.add_argument("--agent-steps", type=POSITIVE, default=600_000)
+    p.add_argument(
+        "--minutes", type=positive_number, default=17.0, help="wall-clock cap on training"
+    )
+    p.add_argument("--lr", type=positive_number, default=2.5e-4)
     # 0.02 rather than CleanRL's 0.01: over seeds 0-2, 0.01 left one run on a plateau (13.8 against
     # 19.5-20.1); 0.02 gave 18.7-19.1 on all three.
     p.add_argument("--ent-coef", type=float, default=0.02)
     p.add_argument("--gamma", type=float, default=0.99)
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--minibatch", type=int, default=512)
-    p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--eval-episodes", type=int, default=20)
-    p.add_argument("--eval-seed", type=int, default=10_000, help="first evaluation seed")
-    p.add_argument("--threads", type=int, default=1, help="torch intra-op threads")
-    p.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
-    p.add_argument("--save-model", type=Path, default=None, help="write the weights here (.pt)")
-    return p.parse_args()
+    p.add_argument("--epochs", type=POSITIVE, default=4)
+    p.add_argument("--minibatch", type=POSITIVE, default=512)
+    p.add_argument("--hidden", type=POSITIVE, default=256)
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--eval-episodes", type=POSITIVE, default=20)
+    p.add_argument("--eval-seed", type=SEED, default=10_000, help="first evaluation seed")
+    p.add_argument("--threads", type=POSITIVE, default=1, help="torch intra-op threads")
+    p.add_argument("--out", type=output_folder, default=Path(__file__).parent / "results")
+    p.add_argument(
+        "--save-model", type=model_file, default=None, help="write the weights here (.pt)"
+    )
+    return p.parse_args(argv)
 
 
-def train(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[PPOTrainer, list, float]:
+def require_train_extra() -> None:
+    """Stop with the install command if torch or matplotlib is missing."""
+    for name in TRAIN_EXTRA:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            raise SystemExit(
+                f"error: {exc.name} is not installed; this script needs the [train] extra: "
+                f'pip install "agentodyssey-pz[train]" (on PyPI torch is the CUDA build; for the '
+                f"CPU one, first: {CPU_TORCH})"
+            ) from exc
+
+
+def reward_weights(name: str) -> dict[str, float]:
+    from agentodyssey_pz.adapter.config import RL_TOTAL_WEIGHTS
+    from agentodyssey_pz.training import SCORE_WEIGHTS
+
+    return {"score": SCORE_WEIGHTS, "rl_total": RL_TOTAL_WEIGHTS}[name]
+
+
+def check_env(env_kwargs: dict[str, Any]) -> None:
+    """Build the env once: a setting it refuses is one error line naming the flag (a broken world
+    file: its problems, as `agentodyssey-pz validate` shows them), not a traceback from the first
+    rollout."""
+    from agentodyssey_pz.errors import AgentOdysseyError, DataError
+
+    try:
+        agentodyssey_pz.parallel_env(**env_kwargs).close()
+    except AgentOdysseyError as exc:
+        message = exc if isinstance(exc, DataError) else f"error: {option_named(exc, ENV_OPTIONS)}"
+        print(message, file=sys.stderr)
+        raise SystemExit(2) from exc
+
+
+def train(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[Any, list, float]:
+    from agentodyssey_pz.training import PPOConfig, PPOTrainer
+
     config = PPOConfig(
         learning_rate=args.lr, ent_coef=args.ent_coef, gamma=args.gamma,
         update_epochs=args.epochs, minibatch_size=args.minibatch, hidden=args.hidden,
@@ -100,6 +173,8 @@ def train(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> tuple[PPOTrai
 
 def evaluate(choose: Any, env_kwargs: dict[str, Any], seeds: range) -> dict[str, Any]:
     """Mean episode score_total with its 95% bootstrap CI, per-episode scores, mean components."""
+    from agentodyssey_pz.training import bootstrap_ci, evaluate_policy
+
     parts: list[dict[str, float]] = []
     scores = evaluate_policy(choose, env_kwargs, seeds, parts)
     mean, low, high = bootstrap_ci(scores)
@@ -107,9 +182,7 @@ def evaluate(choose: Any, env_kwargs: dict[str, Any], seeds: range) -> dict[str,
     return {"mean": mean, "ci95": [low, high], "episodes": scores, "components": components}
 
 
-def plot(
-    path: Path, trainer: PPOTrainer, random_eval: dict, trained_eval: dict, title: str
-) -> None:
+def plot(path: Path, trainer: Any, random_eval: dict, trained_eval: dict, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -142,13 +215,19 @@ def plot(
     plt.close(fig)
 
 
-def main() -> None:
-    args = parse_args()
-    torch.set_num_threads(args.threads)
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    require_train_extra()
     env_kwargs = {
         "world": args.world, "num_agents": args.agents, "max_cycles": args.max_cycles,
-        "tutorial": False, "reward_weights": WEIGHTS[args.weights],
+        "tutorial": False, "reward_weights": reward_weights(args.weights),
     }  # fmt: skip
+    check_env(env_kwargs)
+    import torch
+
+    from agentodyssey_pz.training import model_chooser, random_chooser
+
+    torch.set_num_threads(args.threads)
     load_before = os.getloadavg()
     trainer, log, seconds = train(args, env_kwargs)
     load_after = os.getloadavg()
@@ -195,6 +274,7 @@ def main() -> None:
     }
     (args.out / "ppo_results.json").write_text(json.dumps(result, indent=1))
     if args.save_model is not None:
+        args.save_model.parent.mkdir(parents=True, exist_ok=True)
         torch.save(trainer.model.state_dict(), args.save_model)
     print(f"wrote {args.out / 'ppo_curve.png'} and {args.out / 'ppo_results.json'}")
 
