@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Sequence
 from typing import Any
 
 # Ray starts its workers at nice 15. On a machine shared with other work the env runners then
@@ -23,13 +24,11 @@ from typing import Any
 # here), so run them at normal priority unless told otherwise.
 os.environ.setdefault("RAY_worker_niceness", "0")
 
-import ray
-
-from agentodyssey_pz.integrations.rllib import SCORE_METRIC, ppo_config
-from agentodyssey_pz.training import SCORE_WEIGHTS
+# ray and torch (the [rllib] extra) are imported once the flags are parsed, so `--help` works
+# without them and their absence is one line saying how to install them.
 
 
-def parse_args() -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--env-runners", type=int, default=2)
     p.add_argument("--envs-per-runner", type=int, default=1)
@@ -42,10 +41,21 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--throughput", type=int, nargs="*", help="env-runner counts to measure")
     p.add_argument("--samples", type=int, default=5, help="timed sample rounds (throughput)")
-    return p.parse_args()
+    return p.parse_args(argv)
+
+
+def require_rllib_extra() -> None:
+    """Stop with the integration's own message (the missing module, the install command)."""
+    try:
+        import agentodyssey_pz.integrations.rllib  # noqa: F401
+    except ImportError as exc:
+        raise SystemExit(f"error: {exc}") from exc
 
 
 def build(args: argparse.Namespace, env_runners: int) -> Any:
+    from agentodyssey_pz.integrations.rllib import ppo_config
+    from agentodyssey_pz.training import SCORE_WEIGHTS
+
     env_config = {
         "num_agents": args.agents, "max_cycles": args.max_cycles, "tutorial": False,
         "reward_weights": SCORE_WEIGHTS,
@@ -64,6 +74,10 @@ def agent_steps(result: dict[str, Any]) -> int:
 
 
 def train(args: argparse.Namespace) -> None:
+    import ray
+
+    from agentodyssey_pz.integrations.rllib import SCORE_METRIC
+
     ray.init(num_cpus=args.env_runners + 1, include_dashboard=False, log_to_driver=False)
     algo = build(args, args.env_runners)
     start, done = time.perf_counter(), 0
@@ -84,6 +98,8 @@ def train(args: argparse.Namespace) -> None:
 
 def throughput(args: argparse.Namespace, env_runners: int) -> tuple[float, float]:
     """(sampling, training) agent-steps per second with `env_runners` runners."""
+    import ray
+
     ray.init(num_cpus=env_runners + 1, include_dashboard=False, log_to_driver=False)
     algo = build(args, env_runners)
     algo.train()  # warm-up: every runner has built its env and module
@@ -107,8 +123,9 @@ def throughput(args: argparse.Namespace, env_runners: int) -> tuple[float, float
     return sampling, training
 
 
-def main() -> None:
-    args = parse_args()
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    require_rllib_extra()
     if not args.throughput:
         train(args)
         return

@@ -19,17 +19,26 @@ from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
-import torch
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
-from ray.rllib.callbacks.callbacks import RLlibCallback
-from ray.rllib.core.columns import Columns
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
-from ray.tune.registry import register_env
 
 import agentodyssey_pz
+
+INSTALL = 'pip install "agentodyssey-pz[rllib]"'
+
+# torch and ray are the `[rllib]` extra: say so, rather than leave a bare ModuleNotFoundError.
+try:
+    import torch
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import (
+        DefaultPPOTorchRLModule,
+    )
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
+    from ray.tune.registry import register_env
+except ModuleNotFoundError as exc:
+    raise ImportError(f"{__name__} needs {exc.name!r}, which is not installed: {INSTALL}") from exc
 
 ENV_NAME = "agentodyssey_pz"
 POLICY_ID = "shared"
