@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 import agentodyssey_pz
-from agentodyssey_pz.cli import POSITIVE, SEED, option_named
+from agentodyssey_pz.cli import option_named
+from agentodyssey_pz.cli_types import POSITIVE, SEED
 
 # torch (and the training package, which needs it) is imported only once the flags are checked, so
 # `--help` and a mistake's message work without the [train] extra.

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agentodyssey_pz.evaluate.report import run_summary
+
 PLOT_UNAVAILABLE = (
     "plot skipped: matplotlib is not installed (pip install 'agentodyssey-pz[plot]' to get it)"
 )
@@ -45,10 +47,7 @@ def plot_scores(report: Mapping[str, Any], path: str | os.PathLike[str]) -> Path
             ax.plot(range(1, len(values) + 1), values, label=name, linewidth=1.6)
         ax.set_xlabel("tick")
         ax.set_ylabel("mean cumulative score_total")
-        ax.set_title(
-            f"{cfg['world']}: {cfg['episodes']} episodes x {cfg['steps']} steps, "
-            f"{cfg['num_agents']} agents"
-        )
+        ax.set_title(f"{cfg['world']}: {run_summary(cfg)}")
         ax.grid(alpha=0.3)
         if curves:
             ax.legend(loc="upper left", fontsize="small")

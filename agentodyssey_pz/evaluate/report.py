@@ -327,14 +327,26 @@ POLICY_COLUMNS = (
 UNRATED = "no rated match"
 
 
+def counted(count: int, noun: str) -> str:
+    """'1 agent', '2 agents', '1,000 agents'."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def run_summary(cfg: Mapping[str, Any]) -> str:
+    """'2 episodes x 200 steps, 6 agents': what a report's run was."""
+    return (
+        f"{counted(cfg['episodes'], 'episode')} x {counted(cfg['steps'], 'step')}, "
+        f"{counted(cfg['num_agents'], 'agent')}"
+    )
+
+
 def format_table(report: Mapping[str, Any]) -> str:
     """The report as readable text: a header, the policy leaderboard, and per-agent scores."""
     cfg, timing = report["config"], report["timing"]
     lines = [
-        f"world {cfg['world']}: {cfg['episodes']} episodes x {cfg['steps']} steps, "
-        f"{cfg['num_agents']} agents, seeds {cfg['seeds'][0]}..{cfg['seeds'][-1]}; "
+        f"world {cfg['world']}: {run_summary(cfg)}, seeds {cfg['seeds'][0]}..{cfg['seeds'][-1]}; "
         f"{timing['wall_seconds']:.1f} s wall, {timing['ticks_per_second']:.1f} ticks/s, "
-        f"{timing['workers']} worker(s)",
+        f"{counted(timing['workers'], 'worker')}",
         "",
     ]
     rows = []

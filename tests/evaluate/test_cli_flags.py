@@ -13,6 +13,7 @@ import pytest
 
 import agentodyssey_pz
 from agentodyssey_pz import cli
+from agentodyssey_pz.evaluate.report import counted, run_summary
 
 
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -267,6 +268,8 @@ def test_help_shows_the_defaults(
 
 
 def test_counts_are_singular_for_one() -> None:
-    assert cli.counted(1, "area") == "1 area"
-    assert cli.counted(2, "area") == "2 areas"
-    assert cli.counted(1_000, "agent") == "1,000 agents"
+    assert counted(1, "area") == "1 area"
+    assert counted(2, "area") == "2 areas"
+    assert counted(1_000, "agent") == "1,000 agents"
+    one = {"episodes": 1, "steps": 1, "num_agents": 1}
+    assert run_summary(one) == "1 episode x 1 step, 1 agent"  # the report's table and plot title
