@@ -44,6 +44,8 @@ def rule_failed(game: Game, rule: object, exc: Exception, doing: str = "") -> Ru
     except TypeError:
         where = type(rule).__module__
     tick = running_tick(game)
+    if game.tick_index >= 0:  # the number infos and results show; a rule sees ticks completed
+        tick += f" (tick_index {game.tick_index} while it ran)"
     name = getattr(rule, "name", None)
     what = f"{type(rule).__qualname__} ({f'{name!r}, ' if name else ''}{where})"
     return RuleError(f"{what} raised {type(exc).__name__}: {exc} during {tick}{doing}")

@@ -101,7 +101,10 @@ def test_an_action_rule_that_raises_stops_the_game_with_a_precise_error(tmp_path
         game.tick({"agent_0": "wait", "agent_1": "boom"})
     message = str(info.value)
     assert "Boom ('boom', " in message and str(tmp_path / "boom") in message
-    assert "ValueError: the fuse was wet during tick 2, acting for agent_1: 'boom'" in message
+    assert (
+        "ValueError: the fuse was wet during tick 2 (tick_index 1 while it ran), acting for "
+        "agent_1: 'boom'" in message
+    )
     assert isinstance(info.value.__cause__, ValueError)
     assert game.agents["agent_1"].hp == game.config.start_hp - 50  # what the rule half-wrote
     for refused in (lambda: game.tick({}), lambda: game.save(tmp_path / "s.json")):
