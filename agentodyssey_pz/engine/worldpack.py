@@ -104,7 +104,9 @@ def world_file(world: str | os.PathLike[str]) -> Path:
             raise FileNotFoundError(
                 f"{exc}; the procedural world of that name is '{PROCGEN_PREFIX}{world}'"
             ) from None
-        raise
+        raise FileNotFoundError(
+            f"{exc}, or a procedural world: {PROCGEN_PREFIX}<{'|'.join(PRESETS)}>[:<seed>]"
+        ) from None
 
 
 def _quest_data(file: Path, definition: WorldDefinition) -> tuple[Any, str | None, str]:

@@ -337,7 +337,9 @@ def check_graph(p: Parsed, problems: Problems) -> None:
     for i, conn in enumerate(graph.connections):
         path = f"$.graph.connections[{i}]"
         for end, key in ((conn.source, "from"), (conn.to, "to")):
-            if end not in p.declared_areas:
+            if end in p.declared_places:  # paths join areas; a place holds several
+                problems.error(f"{path}.{key}", f"'{end}' is a place, not an area")
+            elif end not in p.declared_areas:
                 problems.error(f"{path}.{key}", f"unknown area '{end}'")
         if conn.source == conn.to:
             problems.error(path, f"a path from '{conn.source}' to itself")

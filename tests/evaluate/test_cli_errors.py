@@ -229,7 +229,8 @@ def test_a_preset_name_as_world_suggests_its_procedural_world(
 def test_an_unknown_world_is_refused_before_any_episode(no_episodes: None) -> None:
     with pytest.raises(ConfigError, match=r"^world: no world 'nowhere': ") as exc_info:
         evaluate(EvalConfig(world="nowhere", episodes=1, steps=1, workers=2))
-    assert "procgen" not in str(exc_info.value)
+    message = str(exc_info.value)  # the form of a procedural world, not a made-up preset
+    assert "procgen:nowhere" not in message and "procgen:<small|medium|large>[:<seed>]" in message
 
 
 # ---------------------------------------------------------------------- 6: earlier results

@@ -380,6 +380,12 @@ MALFORMED = [
         "unknown area 'area_ghost'",
         id="unknown-edge-to",
     ),
+    pytest.param(  # paths join areas: a place there was "unknown area", hiding the mix-up
+        graph(*CHAIN, ("place_orchard", "area_vats")),
+        "$.graph.connections[3].from",
+        "'place_orchard' is a place, not an area",
+        id="edge-from-a-place",
+    ),
     pytest.param(
         graph(
             *CHAIN[:2],
