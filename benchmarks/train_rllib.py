@@ -19,6 +19,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from agentodyssey_pz.cli_types import NON_NEGATIVE, POSITIVE, SEED
+
 # Ray starts its workers at nice 15. On a machine shared with other work the env runners then
 # starve while the driver (nice 0) waits for them (building the algorithm took 93 s instead of 18 s
 # here), so run them at normal priority unless told otherwise.
@@ -30,17 +32,17 @@ os.environ.setdefault("RAY_worker_niceness", "0")
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--env-runners", type=int, default=2)
-    p.add_argument("--envs-per-runner", type=int, default=1)
-    p.add_argument("--iterations", type=int, default=20)
-    p.add_argument("--agents", type=int, default=3)
-    p.add_argument("--max-cycles", type=int, default=200)
-    p.add_argument("--batch", type=int, default=2000, help="env steps per training iteration")
-    p.add_argument("--minibatch", type=int, default=512)
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--throughput", type=int, nargs="*", help="env-runner counts to measure")
-    p.add_argument("--samples", type=int, default=5, help="timed sample rounds (throughput)")
+    p.add_argument("--env-runners", type=NON_NEGATIVE, default=2)
+    p.add_argument("--envs-per-runner", type=POSITIVE, default=1)
+    p.add_argument("--iterations", type=POSITIVE, default=20)
+    p.add_argument("--agents", type=POSITIVE, default=3)
+    p.add_argument("--max-cycles", type=POSITIVE, default=200)
+    p.add_argument("--batch", type=POSITIVE, default=2000, help="env steps per training iteration")
+    p.add_argument("--minibatch", type=POSITIVE, default=512)
+    p.add_argument("--epochs", type=POSITIVE, default=4)
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--throughput", type=NON_NEGATIVE, nargs="*", help="env-runner counts to measure")
+    p.add_argument("--samples", type=POSITIVE, default=5, help="timed sample rounds (throughput)")
     return p.parse_args(argv)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from script_runs import run_without
 
 INTEGRATION = "agentodyssey_pz.integrations.rllib"
 INSTALL = 'pip install "agentodyssey-pz[rllib]"'
@@ -50,18 +51,7 @@ def test_without_torch_the_import_error_names_torch(monkeypatch: pytest.MonkeyPa
 
 
 def run_without_ray(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    code = (
-        "import runpy, sys; sys.modules['ray'] = None; "  # None: the import fails
-        f"sys.argv = [{str(SCRIPT)!r}, *{argv!r}]; runpy.run_path(sys.argv[0], run_name='__main__')"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,  # a guard against a hang, not a speed limit
-        check=False,
-    )
+    return run_without("ray", SCRIPT, argv, cwd)
 
 
 def test_the_rllib_script_shows_its_help_without_ray(tmp_path: Path) -> None:

@@ -5,13 +5,12 @@ extra. Runs without torch: the script imports it only once the flags are checked
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from script_runs import run_without
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "train_ppo.py"
 
@@ -96,24 +95,8 @@ def test_an_env_setting_the_env_refuses_is_one_error_line(
     assert captured.err.startswith(message) and captured.err.count("\n") == 1
 
 
-def run_without(module: str, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the script in a fresh interpreter in which `module` cannot be imported."""
-    code = (
-        f"import runpy, sys; sys.modules[{module!r}] = None; "  # None: the import fails
-        f"sys.argv = [{str(SCRIPT)!r}, *{argv!r}]; runpy.run_path(sys.argv[0], run_name='__main__')"
-    )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,  # a guard against a hang, not a speed limit
-        check=False,
-    )
-
-
 def test_help_works_without_torch(tmp_path: Path) -> None:
-    done = run_without("torch", ["--help"], tmp_path)
+    done = run_without("torch", SCRIPT, ["--help"], tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("usage: ") and "--agent-steps" in done.stdout
 
@@ -124,7 +107,9 @@ def test_without_the_train_extra_the_script_says_how_to_install_it(
 ) -> None:
     if module != "torch":
         pytest.importorskip("torch")  # checked first
-    done = run_without(module, ["--agent-steps", "1", "--out", str(tmp_path / "out")], tmp_path)
+    done = run_without(
+        module, SCRIPT, ["--agent-steps", "1", "--out", str(tmp_path / "out")], tmp_path
+    )
     assert done.returncode == 1
     assert done.stderr.startswith(f"error: {module} is not installed; ")
     assert 'pip install "agentodyssey-pz[train]"' in done.stderr
