@@ -41,7 +41,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--minibatch", type=POSITIVE, default=512)
     p.add_argument("--epochs", type=POSITIVE, default=4)
     p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--throughput", type=NON_NEGATIVE, nargs="*", help="env-runner counts to measure")
+    p.add_argument(
+        "--throughput", type=NON_NEGATIVE, nargs="*", help="env-runner counts to measure"
+    )
     p.add_argument("--samples", type=POSITIVE, default=5, help="timed sample rounds (throughput)")
     return p.parse_args(argv)
 
