@@ -218,12 +218,13 @@ def plot(path: Path, trainer: Any, random_eval: dict, trained_eval: dict, title:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
-    require_train_extra()
-    env_kwargs = {
+    env_kwargs: dict[str, Any] = {
         "world": args.world, "num_agents": args.agents, "max_cycles": args.max_cycles,
-        "tutorial": False, "reward_weights": reward_weights(args.weights),
+        "tutorial": False,
     }  # fmt: skip
-    check_env(env_kwargs)
+    check_env(env_kwargs)  # before the extra: a mistake in the flags is named with or without it
+    require_train_extra()
+    env_kwargs["reward_weights"] = reward_weights(args.weights)  # the training package: torch
     import torch
 
     from agentodyssey_pz.training import model_chooser, random_chooser
