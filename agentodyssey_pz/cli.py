@@ -9,6 +9,7 @@ refused by argparse, naming the flag (status 2); what a command finds wrong late
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -345,6 +346,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Each option's help ends with its default, unless it has none to show (None, a flag's False,
+    an empty list) or says it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text, default = action.help or "", action.default
+        if default is None or default is False or default == [] or default == argparse.SUPPRESS:
+            return action.help
+        return action.help if "default" in text else f"{text} (default: %(default)s)"
+
+
 def add_rule_pack_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rule-pack",
@@ -366,39 +378,35 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--world",
         default="default",
-        help="bundled name, folder or JSON file (default: %(default)s)",
+        help="bundled name, folder or JSON file",
     )
-    evaluate.add_argument("--episodes", type=int, default=4, help="episodes (default: %(default)s)")
-    evaluate.add_argument(
-        "--steps", type=int, default=200, help="ticks per episode (default: %(default)s)"
-    )
-    evaluate.add_argument("--agents", type=int, default=6, help="agents (default: %(default)s)")
+    evaluate.add_argument("--episodes", type=int, default=4, help="episodes")
+    evaluate.add_argument("--steps", type=int, default=200, help="ticks per episode")
+    evaluate.add_argument("--agents", type=int, default=6, help="agents")
     evaluate.add_argument(
         "--policies",
         default=",".join(DEFAULT_POLICIES),
-        help="comma-separated policy names (agent_i plays policy i mod k; default: %(default)s)",
+        help="comma-separated policy names (agent_i plays policy i mod k)",
     )
     evaluate.add_argument(
         "--seed",
         type=SEED,
         default=0,
-        help="episode e is played with seed+e (default: %(default)s)",
+        help="episode e is played with seed+e",
     )
-    evaluate.add_argument(
-        "--workers", type=int, default=1, help="processes, same results (default: %(default)s)"
-    )
+    evaluate.add_argument("--workers", type=int, default=1, help="processes, same results")
     evaluate.add_argument(
         "-o",
         "--output",
         default="evaluation",
-        help="folder for report, logs and plot (default: %(default)s)",
+        help="folder for report, logs and plot",
     )
     evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
     evaluate.add_argument(
         "--plot",
         choices=[*PLOT_FORMATS, "none"],
         default="png",
-        help="score plot format (default: %(default)s)",
+        help="score plot format",
     )
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rule_pack_option(evaluate)
@@ -410,18 +418,14 @@ def add_map_parser(sub: argparse._SubParsersAction) -> None:
     map_.add_argument("world", nargs="?", default=None, help="bundled name, folder or JSON file")
     map_.add_argument("--seed", type=SEED, default=None, help="world seed (default: 0)")
     map_.add_argument("--trajectory", help="a trajectory log: draw its world and agents")
-    map_.add_argument(
-        "--tick", type=NON_NEGATIVE, default=0, help="the log's tick to draw (default: %(default)s)"
-    )
+    map_.add_argument("--tick", type=NON_NEGATIVE, default=0, help="the log's tick to draw")
     map_.add_argument(
         "--layout-seed",
         type=LAYOUT_SEED,
         default=0,
-        help="seed of the node layout, 0 to 2**32-1 (default: %(default)s)",
+        help="seed of the node layout, 0 to 2**32-1",
     )
-    map_.add_argument(
-        "-o", "--output", default="map.svg", help="SVG file to write (default: %(default)s)"
-    )
+    map_.add_argument("-o", "--output", default="map.svg", help="SVG file to write")
     map_.set_defaults(func=cmd_map)
 
 
@@ -430,23 +434,20 @@ def add_play_parser(sub: argparse._SubParsersAction) -> None:
     play.add_argument(
         "--world",
         default="default",
-        help="bundled name, folder or JSON file (default: %(default)s)",
+        help="bundled name, folder or JSON file",
     )
-    play.add_argument(
-        "--agents", type=int, default=2, help="agents, you included (default: %(default)s)"
-    )
+    play.add_argument("--agents", type=int, default=2, help="agents, you included")
     play.add_argument(
         "--others",
         default="random",
-        help="the one policy every other agent plays: random, wait, explorer, ... "
-        "(default: %(default)s)",
+        help="the one policy every other agent plays: random, wait, explorer, ...",
     )
-    play.add_argument("--seed", type=SEED, default=0, help="episode seed (default: %(default)s)")
+    play.add_argument("--seed", type=SEED, default=0, help="episode seed")
     play.add_argument(
         "--steps",
         type=int,
         default=1000,
-        help="ticks before the episode ends (default: %(default)s)",
+        help="ticks before the episode ends",
     )
     play.add_argument(
         "--history", type=file_to_write, default=None, help="readline history file to load and save"
@@ -465,16 +466,14 @@ def add_resume_parser(sub: argparse._SubParsersAction) -> None:
         "--ticks",
         type=NON_NEGATIVE,
         default=0,
-        help="play on this many ticks (random valid actions; default: %(default)s)",
+        help="play on this many ticks (random valid actions)",
     )
-    resume.add_argument(
-        "--seed", type=SEED, default=0, help="seed of the random actions (default: %(default)s)"
-    )
+    resume.add_argument("--seed", type=SEED, default=0, help="seed of the random actions")
     resume.add_argument(
         "--snapshot-every",
         type=POSITIVE,
         default=100,
-        help="snapshot interval when playing on (default: %(default)s)",
+        help="snapshot interval when playing on",
     )
     resume.add_argument(
         "--reference",
@@ -493,18 +492,17 @@ def add_resume_parser(sub: argparse._SubParsersAction) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    with_defaults = functools.partial(argparse.ArgumentParser, formatter_class=DefaultsShown)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=with_defaults)
     validate = sub.add_parser("validate", help="check a world definition and summarise it")
     validate.add_argument(
         "world", nargs="?", default="default", help="bundled name, folder or JSON file"
     )
-    validate.add_argument(
-        "--seed", type=SEED, default=0, help="seed of the world to summarise (default: %(default)s)"
-    )
+    validate.add_argument("--seed", type=SEED, default=0, help="seed of the world to summarise")
     validate.set_defaults(func=cmd_validate)
     generate = sub.add_parser("generate", help="write a procedural world definition")
     generate.add_argument("preset", choices=["small", "medium", "large"])
-    generate.add_argument("--seed", type=SEED, default=0, help="world seed (default: %(default)s)")
+    generate.add_argument("--seed", type=SEED, default=0, help="world seed")
     generate.add_argument("-o", "--output", help="file to write (default: standard output)")
     generate.set_defaults(func=cmd_generate)
     add_resume_parser(sub)
