@@ -352,18 +352,15 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise ValueError(
                 f"{path}: saved with agents {game.agent_ids}, this env has {self.game.agent_ids}"
             )
-        _check_same_settings(path, game.config, self.config.game_config())
+        saved, mine = attrs.asdict(game.config), attrs.asdict(self.config.game_config())
+        played, seeds = None, None
         if source.is_dir():
-            episode = _read_episode_record(source / EPISODE_FILE)
-            played = episode.get("max_cycles", self.config.max_cycles)  # absent in older files
-            if played != self.config.max_cycles:
-                raise ConfigError(
-                    f"{path}: played with max_cycles={played!r}; this env has max_cycles="
-                    f"{self.config.max_cycles}: create the env with the checkpoint's settings to "
-                    "resume it"
-                )
-            stream = episode.get("seed_stream")
-            self._episode_seeds = None if stream is None else _stream_of(stream)
+            played, seeds = _read_episode_record(source / EPISODE_FILE)
+        if played is not None:  # None: a snapshot file, or a folder from before it was saved
+            saved["max_cycles"], mine["max_cycles"] = played, self.config.max_cycles
+        _check_same_settings(path, saved, mine)
+        if source.is_dir():
+            self._episode_seeds = seeds
         self.game = game
         return _resumed_result(game)
 
@@ -584,42 +581,37 @@ def _stream_of(state: Any) -> random.Random:
     return stream
 
 
-def _read_episode_record(path: Path) -> dict[str, Any]:
-    """What an env saved beside a checkpoint (`max_cycles`, the seed stream); empty when there is
-    none, or - with a warning, the episodes after this one then unseeded - when it is damaged."""
+def _read_episode_record(path: Path) -> tuple[int | None, random.Random | None]:
+    """What an env saved beside a checkpoint: (`max_cycles`, the episode-seed stream), each None
+    when absent; both None - with a warning, the episodes after this one then unseeded - when the
+    file is damaged."""
     from agentodyssey_pz.checkpoint.journal import CheckpointWarning
 
     if not path.exists():
-        return {}
+        return None, None
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
         cycles, stream = record.get("max_cycles"), record["seed_stream"]
         if cycles is not None and (type(cycles) is not int or cycles <= 0):
             raise ValueError(f"max_cycles must be a positive whole number, got {cycles!r}")
-        if stream is not None:
-            _stream_of(stream)  # a readable generator state
-        return record
+        return cycles, None if stream is None else _stream_of(stream)
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
         warnings.warn(
             f"{path}: unreadable ({exc}); the episodes after this one are not seeded",
             CheckpointWarning,
             stacklevel=4,
         )
-        return {}
+        return None, None
 
 
-def _check_same_settings(path: Any, saved: Any, mine: Any) -> None:
-    """A resumed game keeps the settings it was played with, while this env's catalogue and
-    spaces follow its own: the two must agree."""
-    differ = [
-        field.name
-        for field in attrs.fields(type(saved))
-        if getattr(saved, field.name) != getattr(mine, field.name)
-    ]
+def _check_same_settings(path: Any, saved: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
+    """A resumed game keeps the settings it was played with, while this env's catalogue, spaces
+    and episode length follow its own: the two must agree (setting name -> value)."""
+    differ = [name for name in saved if saved[name] != mine[name]]
     if differ:
         raise ConfigError(
-            f"{path}: played with {', '.join(f'{n}={getattr(saved, n)!r}' for n in differ)}; "
-            f"this env has {', '.join(f'{n}={getattr(mine, n)!r}' for n in differ)}: create the "
+            f"{path}: played with {', '.join(f'{n}={saved[n]!r}' for n in differ)}; "
+            f"this env has {', '.join(f'{n}={mine[n]!r}' for n in differ)}: create the "
             "env with the checkpoint's settings to resume it"
         )
 
