@@ -375,11 +375,7 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="run policies against each other over seeded episodes and rate them (the default)",
     )
-    evaluate.add_argument(
-        "--world",
-        default="default",
-        help="bundled name, folder or JSON file",
-    )
+    evaluate.add_argument("--world", default="default", help="bundled name, folder or JSON file")
     evaluate.add_argument("--episodes", type=int, default=4, help="episodes")
     evaluate.add_argument("--steps", type=int, default=200, help="ticks per episode")
     evaluate.add_argument("--agents", type=int, default=6, help="agents")
@@ -388,25 +384,14 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         default=",".join(DEFAULT_POLICIES),
         help="comma-separated policy names (agent_i plays policy i mod k)",
     )
-    evaluate.add_argument(
-        "--seed",
-        type=SEED,
-        default=0,
-        help="episode e is played with seed+e",
-    )
+    evaluate.add_argument("--seed", type=SEED, default=0, help="episode e is played with seed+e")
     evaluate.add_argument("--workers", type=int, default=1, help="processes, same results")
     evaluate.add_argument(
-        "-o",
-        "--output",
-        default="evaluation",
-        help="folder for report, logs and plot",
+        "-o", "--output", default="evaluation", help="folder for report, logs and plot"
     )
     evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
     evaluate.add_argument(
-        "--plot",
-        choices=[*PLOT_FORMATS, "none"],
-        default="png",
-        help="score plot format",
+        "--plot", choices=[*PLOT_FORMATS, "none"], default="png", help="score plot format"
     )
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rule_pack_option(evaluate)
@@ -420,10 +405,7 @@ def add_map_parser(sub: argparse._SubParsersAction) -> None:
     map_.add_argument("--trajectory", help="a trajectory log: draw its world and agents")
     map_.add_argument("--tick", type=NON_NEGATIVE, default=0, help="the log's tick to draw")
     map_.add_argument(
-        "--layout-seed",
-        type=LAYOUT_SEED,
-        default=0,
-        help="seed of the node layout, 0 to 2**32-1",
+        "--layout-seed", type=LAYOUT_SEED, default=0, help="seed of the node layout, 0 to 2**32-1"
     )
     map_.add_argument("-o", "--output", default="map.svg", help="SVG file to write")
     map_.set_defaults(func=cmd_map)
@@ -431,11 +413,7 @@ def add_map_parser(sub: argparse._SubParsersAction) -> None:
 
 def add_play_parser(sub: argparse._SubParsersAction) -> None:
     play = sub.add_parser("play", help="play agent_0 yourself in the terminal")
-    play.add_argument(
-        "--world",
-        default="default",
-        help="bundled name, folder or JSON file",
-    )
+    play.add_argument("--world", default="default", help="bundled name, folder or JSON file")
     play.add_argument("--agents", type=int, default=2, help="agents, you included")
     play.add_argument(
         "--others",
@@ -443,12 +421,7 @@ def add_play_parser(sub: argparse._SubParsersAction) -> None:
         help="the one policy every other agent plays: random, wait, explorer, ...",
     )
     play.add_argument("--seed", type=SEED, default=0, help="episode seed")
-    play.add_argument(
-        "--steps",
-        type=int,
-        default=1000,
-        help="ticks before the episode ends",
-    )
+    play.add_argument("--steps", type=int, default=1000, help="ticks before the episode ends")
     play.add_argument(
         "--history", type=file_to_write, default=None, help="readline history file to load and save"
     )
@@ -470,10 +443,7 @@ def add_resume_parser(sub: argparse._SubParsersAction) -> None:
     )
     resume.add_argument("--seed", type=SEED, default=0, help="seed of the random actions")
     resume.add_argument(
-        "--snapshot-every",
-        type=POSITIVE,
-        default=100,
-        help="snapshot interval when playing on",
+        "--snapshot-every", type=POSITIVE, default=100, help="snapshot interval when playing on"
     )
     resume.add_argument(
         "--reference",
