@@ -45,6 +45,7 @@ from ..carrying import (
 )
 
 EXACT = "exact"  # GameConfig.fractional_crafting value that keeps fractional credit
+NEEDS_NOTHING: frozenset[str] = frozenset()  # `world.needs` of an id it does not know
 
 
 def recipe_of(obj: ObjectDef) -> dict[str, float]:
@@ -76,7 +77,8 @@ def carried_counts(world: World, stores: list[dict[str, int]]) -> dict[str, int]
     counts: dict[str, int] = {}
     for store in stores:
         for oid, n in store.items():
-            add_count(counts, def_of(oid).id, n)
+            def_id = def_of(oid).id
+            counts[def_id] = counts.get(def_id, 0) + n
     return counts
 
 
@@ -271,36 +273,27 @@ class Craft(ListsAmounts, BaseActionRule):
         """(product, how many the ingredients allow) for each product I could craft one of now,
         in order of first mention among the products of what I carry."""
         agent, world = ctx.actor, ctx.world
-        stores = carried_stores(world, agent)
         credit = agent.craft_credit if ctx.game.config.fractional_crafting == EXACT else {}
-        def_of = world.def_of
-        # The definitions I have any of, in order of first mention (counted only if a recipe
-        # could use them all: most products of what I carry lack an ingredient).
-        have: dict[str, None] = {}
-        for store in stores:
-            for oid in store:
-                have[def_of(oid).id] = None
-        have.update(dict.fromkeys(credit))
+        counts = carried_counts(world, carried_stores(world, agent))
+        # The definitions I have any of (units or credit), in order of first mention.
+        have = {**counts, **credit} if credit else counts
         if not have:
             return []
         area = world.areas[agent.area_id]
         products_of, objects, names = world.products_of, world.objects, world.obj_name_to_id
-        needs = world.needs
-        counts: dict[str, int] | None = None
+        needs, held = world.needs, have.keys()
         seen: set[str] = set()
         found: list[tuple[ObjectDef, int]] = []
-        for held in have:
-            for pid in products_of.get(held, ()):
+        for def_id in have:
+            for pid in products_of.get(def_id, ()):
                 if pid in seen:
                     continue
                 seen.add(pid)
-                if not needs.get(pid, frozenset()) <= have.keys():
+                if not needs.get(pid, NEEDS_NOTHING) <= held:
                     continue  # an ingredient I have none of (the common case)
                 obj = objects.get(pid)
                 if obj is None or names.get(obj.name) != pid:
                     continue
-                if counts is None:
-                    counts = carried_counts(world, stores)
                 # The cheap pre-check first: most products of what I carry lack an ingredient.
                 if not _enough_for_one(obj.craft.ingredients, counts, credit):
                     continue

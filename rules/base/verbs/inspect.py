@@ -179,12 +179,13 @@ class Inspect(BaseActionRule):
         return [params for _, params in self.listed(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
-        return [(target, params) for target, params in self.listed(ctx) if target is not None]
+        return self.listed(ctx)  # every listed name is a catalogue entry
 
     @staticmethod
     def listed(ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         """`inventory` (when one is equipped) then each thing in reach, by a name that leads back
-        to it, with the definition that name means (None: not a catalogue entry)."""
+        to it, with its catalogue target: the definition that name means (or the `inventory`
+        word entry), never None."""
         agent, world = ctx.actor, ctx.world
         listing, containers = world.listing, world.containers
         out: list[tuple[Any, tuple[str, ...]]] = []
