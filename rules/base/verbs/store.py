@@ -199,16 +199,18 @@ class Store(ListsAmounts, BaseActionRule):
         rooms = [
             (cname, container, free_space(world, container)) for cname, container in destinations
         ]
+        hands = agent.hands
         listed: AmountRuns = []
-        for oid in dict.fromkeys([*agent.hands, *ground]):
+        for oid in dict.fromkeys([*hands, *ground]):
             obj = world.find_def(oid)
+            if obj is None or obj.is_container or obj.size is None:
+                continue  # the definition's checks first: they need no name lookup
             name = names_itself(world, oid)
-            if obj is None or name is None or obj.is_container or obj.size is None:
+            if name is None:
                 continue
-            found = agent.hands.get(oid, 0) + ground.get(oid, 0)
+            found, size = hands.get(oid, 0) + ground.get(oid, 0), obj.size
             for cname, _, free in rooms:
-                limit = found if not obj.size else min(found, free // obj.size)
-                listed.append(((name, cname), limit))
+                listed.append(((name, cname), min(found, free // size) if size else found))
         return listed
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
