@@ -221,5 +221,5 @@ def holds(condition: Condition, scope: QuestScope) -> bool:
 def stage_done(done_all: Any, done_any: Any, scope: QuestScope) -> bool:
     """`done_all` alone decides when given (empty: true); else any of `done_any` (empty: false)."""
     if done_all is not None:
-        return all(holds(c, scope) for c in done_all)
-    return any(holds(c, scope) for c in done_any or ())
+        return all(CHECKS[c.kind](c, scope) for c in done_all)
+    return any(CHECKS[c.kind](c, scope) for c in done_any or ())

@@ -73,6 +73,10 @@ class MainQuest(BaseStepRule):
     progress_shape = PROGRESS_SHAPE
     state_shape = STATE_SHAPE
 
+    def __init__(self) -> None:
+        self._quest: MainQuestDef | None = None
+        self._graph_chapters: tuple[bool, ...] = ()
+
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
         quest = game.quests.main_quest  # None when the world or config leaves it off
@@ -84,9 +88,18 @@ class MainQuest(BaseStepRule):
             state["boss_owner"] = {}
             state["guide_names"] = {}
         self._credit_boss_kills(game, res, state)
+        graph_chapters = self.graph_chapters(quest)
         for agent in game.agents.values():
             if agent.tutorial_passed:
-                QuestRun(game, quest, state, agent, res).advance()
+                QuestRun(game, quest, state, agent, res, graph_chapters).advance()
+
+    def graph_chapters(self, quest: MainQuestDef) -> tuple[bool, ...]:
+        """Which chapters run as goal graphs. The definition is immutable, so this is worked out
+        once per quest rather than every tick for every agent."""
+        if quest is not self._quest:
+            self._graph_chapters = tuple(chapter.is_goal_graph for chapter in quest.chapters)
+            self._quest = quest
+        return self._graph_chapters
 
     @staticmethod
     def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
@@ -110,9 +123,11 @@ class QuestRun:
         state: dict[str, Any],
         agent: AgentState,
         res: RuleResult,
+        graph_chapters: tuple[bool, ...],
     ) -> None:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
+        self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
         self._variables: dict[str, Any] | None = None
 
@@ -152,15 +167,14 @@ class QuestRun:
             return
         self.remember_visits_and_drops()
         self.update_bosses()
-        chapters = self.quest.chapters
-        if self.progress["chapter"] >= len(chapters):
+        index, chapters = self.progress["chapter"], self.quest.chapters
+        if index >= len(chapters):
             self.progress["complete"] = True
             return
-        chapter = chapters[self.progress["chapter"]]
-        if chapter.is_goal_graph:
-            self.run_goal_graph(chapter)
+        if self.graph_chapters[index]:
+            self.run_goal_graph(chapters[index])
         else:
-            self.run_linear(chapter)
+            self.run_linear(chapters[index])
 
     def begin(self) -> None:
         taken = set(self.state["guide_names"].values())
