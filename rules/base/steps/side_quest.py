@@ -323,20 +323,19 @@ class Errands:
         return {**task, "target_area": area_id, "description": text}
 
     # ---------------------------------------------------------------- completion (spec 6.4)
-    def is_done(self, scenario: str, task: dict[str, Any]) -> bool:
+    def is_done(self, scenario: str, task: dict[str, Any], mine: list[Any]) -> bool:
+        """Whether a task is done; `mine` is this tick's events about the agent."""
         if scenario == "collect":
             return count_carried(self.world, self.agent, task["target"]) >= task["target_count"]
-        if self.agent.id not in self.res.by_agent:
-            return False  # the other scenarios complete on this tick's events about me
-        events = self.res.events_of
+        # The other scenarios complete on this tick's events about me.
         if scenario == "talk":
             wanted = task["target_npc"]
-            return any(
-                e.data.get("npc_id") == wanted for e in events(self.agent.id, "npc_talked_to")
-            )
+            return any(e.type == "npc_talked_to" and e.data.get("npc_id") == wanted for e in mine)
         kind = "object_crafted" if scenario == "craft" else "object_bought"
         npc = task.get("target_npc")  # a craft task names no NPC
-        for event in events(self.agent.id, kind):
+        for event in mine:
+            if event.type != kind:
+                continue
             obj = self.world.find_def(event.data.get("obj_id", ""))
             if (
                 obj is not None
@@ -348,7 +347,8 @@ class Errands:
 
     def check_completions(self) -> None:
         tasks = self.progress["tasks"]
-        done = [s for s in SCENARIOS if tasks[s] is not None and self.is_done(s, tasks[s])]
+        mine = self.res.by_agent.get(self.agent.id, ())
+        done = [s for s in SCENARIOS if tasks[s] is not None and self.is_done(s, tasks[s], mine)]
         if not done:
             return
         guide = self.guide()
