@@ -13,7 +13,7 @@ kept incrementally (visits only ever grow).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -142,10 +142,15 @@ class VectorEncoder:
         self._agents_here, self._quest = at["agents_here"], at["quest"]
         self._tutorial, self._time = at["tutorial"], at["time"]
         self._n_areas = layout.areas.size
-        self._visited: dict[str, tuple[int, np.ndarray]] = {}
+        self._visited: dict[str, tuple[int, memoryview]] = {}
         self._slot: dict[str, int] = {}  # object id (definition or instance) -> slot, -1: none
         self._slot_world: object = None  # the World the slot cache was filled from
         self._clock: tuple[int | None, tuple[float, float]] = (None, (0.0, 1.0))
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_visited"] = {}  # memoryviews do not pickle; the cache refills itself
+        return state
 
     def reset(self) -> None:
         self.forget_slots()
@@ -157,7 +162,9 @@ class VectorEncoder:
         self._visited.clear()
         self._slot.clear()
 
-    def _visited_vector(self, agent: AgentState) -> np.ndarray:
+    def _visited_vector(self, agent: AgentState) -> memoryview:
+        """The agent's visited segment, as a memoryview: copying it into the observation's view is a
+        plain memory copy, without numpy's slicing machinery."""
         seen = len(agent.visited)
         cached = self._visited.get(agent.id)
         if cached is None or cached[0] != seen:
@@ -167,7 +174,7 @@ class VectorEncoder:
                 i = index.get(area_id)
                 if i is not None:
                     vec[i] = 1.0
-            cached = self._visited[agent.id] = (seen, vec)
+            cached = self._visited[agent.id] = (seen, memoryview(vec))
         return cached[1]
 
     def encode(self, game: Game, agent: AgentState, out: np.ndarray | None = None) -> np.ndarray:
@@ -195,7 +202,7 @@ class VectorEncoder:
                 if path[LOCKED]:
                     view[self._locked + j] = 1.0
         start = self._visited_at
-        out[start : start + self._n_areas] = self._visited_vector(agent)
+        view[start : start + self._n_areas] = self._visited_vector(agent)
         if world is not self._slot_world:  # a new episode or a restored state: new instance ids
             self._slot.clear()
             self._slot_world = world
