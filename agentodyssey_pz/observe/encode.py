@@ -142,7 +142,7 @@ class VectorEncoder:
         self._agents_here, self._quest = at["agents_here"], at["quest"]
         self._tutorial, self._time = at["tutorial"], at["time"]
         self._n_areas = layout.areas.size
-        self._visited: dict[str, tuple[int, memoryview]] = {}
+        self._visited: dict[str, tuple[dict[str, None], int, memoryview]] = {}
         self._slot: dict[str, int] = {}  # object id (definition or instance) -> slot, -1: none
         self._slot_world: object = None  # the World the slot cache was filled from
         self._clock: tuple[int | None, tuple[float, float]] = (None, (0.0, 1.0))
@@ -165,17 +165,19 @@ class VectorEncoder:
     def _visited_vector(self, agent: AgentState) -> memoryview:
         """The agent's visited segment, as a memoryview: copying it into the observation's view is a
         plain memory copy, without numpy's slicing machinery."""
-        seen = len(agent.visited)
+        visited = agent.visited
         cached = self._visited.get(agent.id)
-        if cached is None or cached[0] != seen:
+        # Visits only ever grow, so the count tells whether they changed - unless the record
+        # itself was swapped for another (a restored or imported agent).
+        if cached is None or cached[0] is not visited or cached[1] != len(visited):
             vec = np.zeros(self._n_areas, dtype=np.float32)
             index = self.layout.area_index
-            for area_id in agent.visited:
+            for area_id in visited:
                 i = index.get(area_id)
                 if i is not None:
                     vec[i] = 1.0
-            cached = self._visited[agent.id] = (seen, memoryview(vec))
-        return cached[1]
+            cached = self._visited[agent.id] = (visited, len(visited), memoryview(vec))
+        return cached[2]
 
     def encode(self, game: Game, agent: AgentState, out: np.ndarray | None = None) -> np.ndarray:
         """The agent's observation vector, written into `out` (a new array when None)."""
