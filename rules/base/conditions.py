@@ -220,6 +220,7 @@ def holds(condition: Condition, scope: QuestScope) -> bool:
 
 def stage_done(done_all: Any, done_any: Any, scope: QuestScope) -> bool:
     """`done_all` alone decides when given (empty: true); else any of `done_any` (empty: false)."""
+    # `holds` inlined: this runs for every agent on every tick.
     if done_all is not None:
         return all(CHECKS[c.kind](c, scope) for c in done_all)
     return any(CHECKS[c.kind](c, scope) for c in done_any or ())

@@ -63,7 +63,7 @@ def reachable_containers(world: World, agent: AgentState) -> list[tuple[str, Con
     seen: set[str] = set()
     candidates = [*agent.hands, agent.inventory_id, *world.areas[agent.area_id].objects]
     for cid in candidates:
-        if cid not in containers or cid in seen:  # (most things here are no containers)
+        if cid not in containers or cid in seen:  # most things here are not containers
             continue
         seen.add(cid)
         name = names_itself(world, cid)
