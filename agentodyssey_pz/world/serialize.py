@@ -159,12 +159,7 @@ def dangling_references(world: World) -> list[Problem]:
     for aid, area in world.areas.items():
         if area.place_id not in world.places:
             bad(f"$.areas.{aid}.place_id", f"unknown place '{area.place_id}'")
-        for oid, count in area.objects.items():
-            if world.find_def(oid) is None or count <= 0:
-                bad(
-                    f"$.areas.{aid}.objects.{oid}",
-                    f"unknown object or non-positive count ({count})",
-                )
+        problems += bad_units(world, area.objects, f"$.areas.{aid}.objects")
         for npc_id in area.npcs:
             if npc_id not in world.npcs:
                 bad(f"$.areas.{aid}.npcs", f"unknown NPC '{npc_id}'")
@@ -176,12 +171,7 @@ def dangling_references(world: World) -> list[Problem]:
             bad(f"$.npcs.{npc_id}.area_id", f"NPC is not listed in area '{npc.area_id}'")
         if npc.def_id not in world.npc_protos:
             bad(f"$.npcs.{npc_id}.def_id", f"unknown NPC prototype '{npc.def_id}'")
-        for oid, count in npc.inventory.items():
-            if world.find_def(oid) is None or count < 0:
-                bad(
-                    f"$.npcs.{npc_id}.inventory.{oid}",
-                    f"unknown object or negative count ({count})",
-                )
+        problems += bad_units(world, npc.inventory, f"$.npcs.{npc_id}.inventory", zero_ok=True)
     for cid, container in world.containers.items():
         for oid in container.items:
             if world.find_def(oid) is None:
@@ -194,30 +184,40 @@ def agent_dangling_references(world: World, agent: AgentState) -> list[Problem]:
     positive: an edited file is refused on load, not by a rule in the middle of a tick."""
     where = f"$.agents.{agent.id}"
     problems: list[Problem] = []
+
+    def bad(path: str, message: str) -> None:
+        problems.append(Problem(f"{where}.{path}", message))
+
     if agent.area_id not in world.areas:
-        problems.append(Problem(f"{where}.area_id", f"unknown area '{agent.area_id}'"))
+        bad("area_id", f"unknown area '{agent.area_id}'")
     if agent.inventory_id is not None and agent.inventory_id not in world.containers:
-        problems.append(
-            Problem(f"{where}.inventory_id", f"unknown container '{agent.inventory_id}'")
-        )
+        bad("inventory_id", f"unknown container '{agent.inventory_id}'")
     for field in ("hands", "equipped"):
-        for oid, count in getattr(agent, field).items():
-            if world.find_def(oid) is None or count <= 0:
-                message = f"unknown object or non-positive count ({count})"
-                problems.append(Problem(f"{where}.{field}.{oid}", message))
+        problems += bad_units(world, getattr(agent, field), f"{where}.{field}")
     for npc_id, engagement in agent.combats.items():
         if npc_id not in world.npcs or engagement.area_id not in world.areas:
-            message = f"unknown NPC or area ('{engagement.area_id}')"
-            problems.append(Problem(f"{where}.combats.{npc_id}", message))
+            bad(f"combats.{npc_id}", f"unknown NPC or area ('{engagement.area_id}')")
     for area_id in agent.visited:
         if area_id not in world.areas:
-            problems.append(Problem(f"{where}.visited", f"unknown area '{area_id}'"))
+            bad("visited", f"unknown area '{area_id}'")
     for field in ("crafted", "traded", "acquired", "craft_credit"):
         for def_id in getattr(agent, field):
             if def_id not in world.objects:
-                message = f"unknown object definition '{def_id}'"
-                problems.append(Problem(f"{where}.{field}", message))
+                bad(field, f"unknown object definition '{def_id}'")
     return problems
+
+
+def bad_units(
+    world: World, store: dict[str, int], path: str, zero_ok: bool = False
+) -> list[Problem]:
+    """Entries of a store (object id -> units) naming no object or holding too few units: stores
+    keep no empty entries, while a merchant's stock may run out (`zero_ok`)."""
+    least, wrong = (0, "negative") if zero_ok else (1, "non-positive")
+    return [
+        Problem(f"{path}.{oid}", f"unknown object or {wrong} count ({count})")
+        for oid, count in store.items()
+        if world.find_def(oid) is None or count < least
+    ]
 
 
 class _NoArea:
