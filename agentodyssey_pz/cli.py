@@ -376,9 +376,9 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         help="run policies against each other over seeded episodes and rate them (the default)",
     )
     evaluate.add_argument("--world", default="default", help="bundled name, folder or JSON file")
-    evaluate.add_argument("--episodes", type=int, default=4, help="episodes")
+    evaluate.add_argument("--episodes", type=int, default=4, help="episodes to play")
     evaluate.add_argument("--steps", type=int, default=200, help="ticks per episode")
-    evaluate.add_argument("--agents", type=int, default=6, help="agents")
+    evaluate.add_argument("--agents", type=int, default=6, help="agents per episode")
     evaluate.add_argument(
         "--policies",
         default=",".join(DEFAULT_POLICIES),

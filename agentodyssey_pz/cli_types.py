@@ -9,8 +9,7 @@ from pathlib import Path
 
 
 def int_from(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer from `low` (to `high`, if given). argparse names the flag in a
-    refusal and exits with status 2, before the command runs."""
+    """An argparse type: an integer from `low` (to `high`, if given)."""
     if high is not None:
         wanted = f"an integer from {low} to {high}"
     else:
@@ -28,13 +27,13 @@ def int_from(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-# Every world, episode and action seed: Python's generators (and numpy's default_rng, which the
-# policies use) take any non-negative integer, however large.
-SEED = int_from(0)
-# The map's layout seed goes to networkx, which hands it to numpy's RandomState: 32 bits.
-LAYOUT_SEED = int_from(0, 2**32 - 1)
 NON_NEGATIVE = int_from(0)
 POSITIVE = int_from(1)
+# Every world, episode and action seed: Python's generators (and numpy's default_rng, which the
+# policies use) take any non-negative integer, however large.
+SEED = NON_NEGATIVE
+# The map's layout seed goes to networkx, which hands it to numpy's RandomState: 32 bits.
+LAYOUT_SEED = int_from(0, 2**32 - 1)
 
 
 def rule_pack_folder(text: str) -> str:

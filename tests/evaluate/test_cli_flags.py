@@ -60,13 +60,6 @@ def test_play_says_others_takes_one_policy(capsys: pytest.CaptureFixture[str]) -
     assert err.endswith("(one policy name: it plays every agent but agent_0)\n")
 
 
-def test_play_refuses_a_negative_seed_before_the_banner(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    line = refused_by_argparse(["play", "--seed", "-1"], capsys)
-    assert line.endswith("error: argument --seed: expected a non-negative integer, got -1")
-
-
 def test_the_play_api_refuses_a_negative_seed_before_the_banner() -> None:
     import io
 
