@@ -450,7 +450,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             "action_ok": bool(result.action_ok[agent]),
             "invalid_action": bool(result.invalid[agent]),  # the reference's step_invalid_action
             "tick": result.tick,
-            "reward_breakdown": FrozenDict(breakdown.as_dict()),
+            "reward_breakdown": _NO_REWARD
+            if breakdown.is_zero
+            else FrozenDict(breakdown.as_dict()),
         }
         if self.config.valid_actions_in_info:
             # The mask of this same state (if one was made) already found what half the verbs offer.
@@ -560,6 +562,9 @@ class FrozenDict(dict):
     clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
     __ior__ = _refuse  # type: ignore[assignment]
 
+
+# Most ticks reward nothing: their infos share this one read-only breakdown.
+_NO_REWARD = FrozenDict(RewardBreakdown().as_dict())
 
 # In an episode's checkpoint folder: the env's episode-seed stream after that episode's seed was
 # drawn, so the episodes after a resumed one get the seeds they would have got.
