@@ -1,7 +1,7 @@
 """Throughput of the PettingZoo env: steps and agent-steps per second, reset time, memory.
 
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
-       python benchmarks/bench_env.py --supersuit [--envs 4 8 16]  (1 vs 2 processes, vector mode)
+       python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector mode)
        python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
 
@@ -204,10 +204,12 @@ def supersuit_speedup(world: str, steps: int, runs: int, env_counts: list[int]) 
     what SuperSuit reaches here for an env of that cost, whatever the env does inside."""
     for envs in env_counts:
         ones, twos, ceilings, busy, stand_ins = [], [], [], [], []
+        # From 16 envs up, as many agent-steps per measurement as with 16 (fewer batch steps).
+        steps_here = max(50, steps * 16 // max(16, envs))
         for _ in range(runs):  # interleaved: this machine's speed drifts over minutes
-            one = _supersuit_rate(world, envs, 0, steps)
-            two = _supersuit_rate(world, envs, 2, steps)
-            halves = side_by_side(world, envs // 2, steps)
+            one = _supersuit_rate(world, envs, 0, steps_here)
+            two = _supersuit_rate(world, envs, 2, steps_here)
+            halves = side_by_side(world, envs // 2, steps_here)
             ones.append(one)
             twos.append(two)
             ceilings.append(sum(halves) / one)
@@ -217,8 +219,8 @@ def supersuit_speedup(world: str, steps: int, runs: int, env_counts: list[int]) 
             # The stand-in costs what the game cost per agent-step in this run's one process.
             cost_us = 1e6 / one
             stand_ins.append(
-                _supersuit_rate(world, envs, 2, steps, stand_in_us=cost_us)
-                / _supersuit_rate(world, envs, 0, steps, stand_in_us=cost_us)
+                _supersuit_rate(world, envs, 2, steps_here, stand_in_us=cost_us)
+                / _supersuit_rate(world, envs, 0, steps_here, stand_in_us=cost_us)
             )
         one, two = statistics.median(ones), statistics.median(twos)
         print(
@@ -267,7 +269,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--supersuit", action="store_true")
     parser.add_argument(
-        "--envs", type=int, nargs="+", default=[4, 8, 16], help="env counts for --supersuit"
+        "--envs", type=int, nargs="+", default=[4, 16, 64, 128], help="env counts for --supersuit"
     )
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--expansion", action="store_true")
