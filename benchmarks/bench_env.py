@@ -1,7 +1,7 @@
 """Throughput of the PettingZoo env: steps and agent-steps per second, reset time, memory.
 
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
-       python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector mode)
+       python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector)
        python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
 
@@ -9,7 +9,7 @@ Masked random actions (a cheap sampler over the action mask). Vector mode steps 
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
 in the infos (valid_actions_in_info), as a language agent would use it: "text" returns the full
 observation (vector, catalogue mask and text), "text_only" only the text a language agent reads.
-Medians over `--runs`; timings are wall clock on this machine.
+Medians (and the best run) over `--runs`; timings are wall clock on this machine.
 """
 
 from __future__ import annotations
@@ -285,9 +285,11 @@ def main() -> None:
             parser.error("--envs: even counts of at least 2 (each of 2 processes takes half)")
         supersuit_speedup(args.world, args.steps // 4, args.runs, args.envs)
         return
-    print(f"world {args.world}; median of {args.runs} runs")
+    # The best run beside the median: on a shared VM other load only ever slows a run down, so the
+    # fastest is the least disturbed measure of the code (timeit's rule), the median the typical.
+    print(f"world {args.world}; median (and best) of {args.runs} runs")
     print(
-        f"{'mode':9} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} "
+        f"{'mode':9} {'agents':>6} {'steps/s':>10} {'agent-steps/s':>14} {'best':>8} "
         f"{'reset ms':>9} {'MB/env':>7}"
     )
     for agents in args.agents:
@@ -303,7 +305,8 @@ def main() -> None:
             if mode == "vector":
                 reset_ms = reset_time(args.world, agents)
                 extra = f" {reset_ms:9.1f} {memory_per_env(args.world, agents):7.1f}"
-            print(f"{mode:9} {agents:6d} {rate:10,.0f} {rate * agents:14,.0f}{extra}")
+            best = max(rates) * agents
+            print(f"{mode:9} {agents:6d} {rate:10,.0f} {rate * agents:14,.0f} {best:8,.0f}{extra}")
 
 
 if __name__ == "__main__":
