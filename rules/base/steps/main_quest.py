@@ -149,13 +149,17 @@ class QuestRun:
             self.res.say(self.agent.id, key, self.render(text))
 
     def scope(self) -> QuestScope:
+        """The conditions' view: the shared variables with this agent's guide read first (as in
+        `variables`, without copying the shared ones every tick)."""
+        progress = self.progress
         return QuestScope(
             self.world,
             self.agent,
             self.res,
-            self.variables,
-            self.progress,
-            self.progress["bosses_defeated"],
+            self.state["vars"],
+            progress,
+            progress["bosses_defeated"],
+            {"guide": progress.get("guide")},
         )
 
     # ---------------------------------------------------------------- the tick
@@ -209,8 +213,9 @@ class QuestRun:
         if self.agent.id not in self.res.by_agent:
             return
         drops = self.progress["drops"]
-        for event in self.res.events_of(self.agent.id, "object_dropped"):
-            drops.append([self.world.def_of(event.data["obj_id"]).id, event.data["area_id"]])
+        for event in self.res.by_agent[self.agent.id]:
+            if event.type == "object_dropped":
+                drops.append([self.world.def_of(event.data["obj_id"]).id, event.data["area_id"]])
         del drops[:-MAX_DROP_HISTORY]
 
     def guide(self) -> Any:
