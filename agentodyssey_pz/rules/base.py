@@ -89,7 +89,10 @@ class RuleResult:
         return bucket if type_ is None else [e for e in bucket if e.type == type_]
 
     def has_event(self, type_: str) -> bool:
-        return any(e.type == type_ for e in self.events)
+        for event in self.events:  # noqa: SIM110 - a plain loop: asked every tick (termination)
+            if event.type == type_:
+                return True
+        return False
 
     # ---------------------------------------------------------------- dependency tracking
     def track_move(self, agent_id: str, obj_id: str, amount: int, src: dict, dst: dict) -> None:

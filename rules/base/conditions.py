@@ -141,17 +141,25 @@ def _has_any_of(c: Condition, s: QuestScope) -> bool:
     return any(have.get(oid, 0) > 0 for oid in c.params["objects"])
 
 
+def _any_instance_of(world: World, store: dict[str, int], wanted: list[str]) -> bool:
+    """Something in `store` is (an instance of) one of the `wanted` definitions. A plain loop, no
+    set: stage conditions are checked for every agent on every tick, on a few things at most."""
+    if not store:
+        return False
+    def_of = world.def_of
+    for oid in store:  # noqa: SIM110
+        if def_of(oid).id in wanted:
+            return True
+    return False
+
+
 def _holding(c: Condition, s: QuestScope) -> bool:
     """Something in the agent's hands is (an instance of) one of the listed definitions."""
-    def_of = s.world.def_of
-    wanted = set(c.params["objects"])
-    return any(def_of(oid).id in wanted for oid in s.agent.hands)
+    return _any_instance_of(s.world, s.agent.hands, c.params["objects"])
 
 
 def _equipped_any_of(c: Condition, s: QuestScope) -> bool:
-    def_of = s.world.def_of
-    wanted = set(c.params["objects"])
-    return any(def_of(oid).id in wanted for oid in s.agent.equipped)
+    return _any_instance_of(s.world, s.agent.equipped, c.params["objects"])
 
 
 def _has_category(c: Condition, s: QuestScope) -> bool:
