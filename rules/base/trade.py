@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from abc import abstractmethod
+from typing import Any
 
 import attrs
 
@@ -124,6 +125,13 @@ class DealRule(ListsAmounts, BaseActionRule):
 
     @abstractmethod
     def close(self, ctx: RuleContext, deal: Deal, res: RuleResult) -> None: ...
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
+        """As derived from `valid_params`; without a merchant here that lists nothing (every deal
+        needs one), so the usual case skips building the lists."""
+        if not merchants_here(ctx.world, ctx.actor):
+            return []
+        return super().mask_targets(ctx)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor
