@@ -28,6 +28,7 @@ from harness import (
 )
 
 from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import add_count
 from agentodyssey_pz.world.schema import CraftRecipe, ObjectDef
 
@@ -261,3 +262,18 @@ def test_valid_params_exact(chunk: int) -> None:
     `inventory`) fails and leaves the state untouched."""
     seeds = range(chunk * 60, chunk * 60 + 60)
     assert check_valid_params_exact("inspect", build_state, seeds, object_names) > 200
+
+
+def test_entries_left_at_zero_units_are_not_listed(game: Game) -> None:
+    """An entry a pack left at 0 units lists nothing; the same object with units further on in
+    reach is listed once, where it has them."""
+    move_to(game, "agent_0", HERE)
+    a = agent(game)
+    a.hands.update({"obj_pear": 0, "obj_coin": 1})
+    put_on_ground(game, HERE, "obj_pear")
+    ctx = RuleContext(game, game.world, a, "inspect", (), game.tick_index)
+    names = [params[0] for params in game.engine.rules["inspect"].valid_params(ctx)]
+    pear = game.world.name_of("obj_pear")
+    assert names[0] == game.world.name_of("obj_coin")
+    assert names.count(pear) == 1
+    assert names.index(pear) == len(names) - 1  # the ground's own entry, the last store
