@@ -446,13 +446,12 @@ class AgentOdysseyParallelEnv(ParallelEnv):
 
     def _info(self, agent: str, result: TickResult) -> dict[str, Any]:
         breakdown = result.rewards[agent]
+        shown = _NO_REWARD if breakdown.is_zero else FrozenDict(breakdown.as_dict())
         info: dict[str, Any] = {
             "action_ok": bool(result.action_ok[agent]),
             "invalid_action": bool(result.invalid[agent]),  # the reference's step_invalid_action
             "tick": result.tick,
-            "reward_breakdown": _NO_REWARD
-            if breakdown.is_zero
-            else FrozenDict(breakdown.as_dict()),
+            "reward_breakdown": shown,
         }
         if self.config.valid_actions_in_info:
             # The mask of this same state (if one was made) already found what half the verbs offer.
