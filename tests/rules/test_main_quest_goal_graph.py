@@ -1,5 +1,6 @@
 """The main quest's goal-graph chapters (spec step-rules 8.9): every stage done in a tick completes
-before the chapter or the quest may close, and stages without conditions close their parents."""
+before the chapter or the quest may close, and stages without conditions close their parents. Also,
+in any chapter, `$guide` in a condition is each agent's own guide."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def chapter(chapter_id: str, *stages: dict[str, Any]) -> dict[str, Any]:
     return {"id": chapter_id, "title": chapter_id.title(), "intro": "i", "stages": list(stages)}
 
 
-def quest_game(tmp_path: Path, chapters: list[dict[str, Any]]) -> Game:
+def quest_game(tmp_path: Path, chapters: list[dict[str, Any]], agents: int = 1) -> Game:
     """The tiny world with a main quest of the given chapters (the default quest's guide)."""
     world = json.loads(Path(TINY).read_text(encoding="utf-8"))
     world["custom_events"] = ["main_quest"]
@@ -35,9 +36,9 @@ def quest_game(tmp_path: Path, chapters: list[dict[str, Any]]) -> Game:
     quest["setup"], quest["chapters"] = [], chapters
     (tmp_path / "world.json").write_text(json.dumps(world), encoding="utf-8")
     (tmp_path / "quests.json").write_text(json.dumps({"main_quest": quest}), encoding="utf-8")
-    game = Game(tmp_path / "world.json", 1)
+    game = Game(tmp_path / "world.json", agents)
     game.reset(0)
-    assert game.agents["agent_0"].area_id == HERE
+    assert all(agent.area_id == HERE for agent in game.agents.values())
     return game
 
 
@@ -109,3 +110,24 @@ def test_a_parent_without_conditions_closes_when_its_sub_goals_are_done(tmp_path
     result = game.tick({"agent_0": "wait"})
     assert advanced(result) == [("a", False), ("b", False), ("parent", True)]
     assert game.agents["agent_0"].progress["main_quest"]["complete"]
+
+
+def test_a_condition_naming_the_guide_reads_each_agents_own_guide(tmp_path: Path) -> None:
+    """`$guide` in a condition is the agent's own guide, not another agent's (each agent has one;
+    the shared quest variables are not copied per agent, so this is resolved on top of them)."""
+    meet = {"done_all": [{"kind": "in_area_with_npc", "npc": "$guide"}]}
+    game = quest_game(
+        tmp_path,
+        [chapter("one", stage("meet", "", **meet), stage("end", FAR, quest_complete=True))],
+        agents=2,
+    )
+    guide_of = {a: game.agents[a].progress["main_quest"]["guide"] for a in ("agent_0", "agent_1")}
+    assert guide_of["agent_0"] != guide_of["agent_1"]
+    game.world.place_npc(guide_of["agent_0"], FAR)  # agent_1's guide still stands here
+    result = game.tick({"agent_0": "wait", "agent_1": "wait"})
+    done = {a: game.agents[a].progress["main_quest"]["completed"] for a in ("agent_0", "agent_1")}
+    assert done == {"agent_0": [], "agent_1": ["meet"]}
+    assert not result.events_of("agent_0", QUEST_STAGE_ADVANCED)
+    game.world.place_npc(guide_of["agent_0"], HERE)
+    game.tick({"agent_0": "wait", "agent_1": "wait"})
+    assert game.agents["agent_0"].progress["main_quest"]["completed"] == ["meet"]
