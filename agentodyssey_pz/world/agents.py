@@ -8,6 +8,7 @@ container, containers held in hand), resolving instances to their definitions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -113,16 +114,22 @@ def carried_stores(world: World, agent: AgentState) -> list[dict[str, int]]:
     return stores
 
 
-def possession(world: World, agent: AgentState) -> dict[str, int]:
-    """Units carried per definition id: hands, equipped, inventory and containers held in hand."""
+def units_by_definition(world: World, stores: Iterable[dict[str, int]]) -> dict[str, int]:
+    """Units per definition id over some stores (instances counted under their definition), in
+    order of first mention."""
     def_of = world.def_of
     totals: dict[str, int] = {}
-    # The equipped container itself is an entry of `equipped`; its contents are the inventory store.
-    for store in (agent.equipped, *carried_stores(world, agent)):
+    for store in stores:
         for oid, n in store.items():
             did = def_of(oid).id
             totals[did] = totals.get(did, 0) + n
     return totals
+
+
+def possession(world: World, agent: AgentState) -> dict[str, int]:
+    """Units carried per definition id: hands, equipped, inventory and containers held in hand."""
+    # The equipped container itself is an entry of `equipped`; its contents are the inventory store.
+    return units_by_definition(world, (agent.equipped, *carried_stores(world, agent)))
 
 
 def count_carried(world: World, agent: AgentState, def_id: str) -> int:

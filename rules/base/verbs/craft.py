@@ -28,7 +28,13 @@ from collections.abc import Mapping
 
 from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import AgentState, add_count, carried_stores, remove_count
+from agentodyssey_pz.world.agents import (
+    AgentState,
+    add_count,
+    carried_stores,
+    remove_count,
+    units_by_definition,
+)
 from agentodyssey_pz.world.entities import Area
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
@@ -69,17 +75,6 @@ def missing_stations(world: World, area: Area, obj: ObjectDef) -> list[str]:
             continue
         missing.append(dep_def.name if dep_def is not None else dep)
     return missing
-
-
-def carried_counts(world: World, stores: list[dict[str, int]]) -> dict[str, int]:
-    """Units per definition id over the carried stores (instances under their definition)."""
-    def_of = world.def_of
-    counts: dict[str, int] = {}
-    for store in stores:
-        for oid, n in store.items():
-            def_id = def_of(oid).id
-            counts[def_id] = counts.get(def_id, 0) + n
-    return counts
 
 
 def times_possible(q: float, have: float) -> int:
@@ -237,7 +232,7 @@ class Craft(ListsAmounts, BaseActionRule):
         agent, world = ctx.actor, ctx.world
         exact = ctx.game.config.fractional_crafting == EXACT
         stores = carried_stores(world, agent)
-        counts = carried_counts(world, stores)
+        counts = units_by_definition(world, stores)
         credit = agent.craft_credit if exact else {}
         short = shortfall(world, recipe, counts, credit)
         if short:
@@ -274,7 +269,7 @@ class Craft(ListsAmounts, BaseActionRule):
         in order of first mention among the products of what I carry."""
         agent, world = ctx.actor, ctx.world
         credit = agent.craft_credit if ctx.game.config.fractional_crafting == EXACT else {}
-        counts = carried_counts(world, carried_stores(world, agent))
+        counts = units_by_definition(world, carried_stores(world, agent))
         # The definitions I have any of (units or credit), in order of first mention.
         have = {**counts, **credit} if credit else counts
         if not have:
