@@ -32,12 +32,16 @@ class QuestScope:
     # ones need no per-agent copy each tick.
     own_variables: dict[str, Any] | None = None
 
+    def variable(self, name: str, default: Any = None) -> Any:
+        """A quest variable: this agent's own first, then the shared ones."""
+        own = self.own_variables
+        if own is not None and name in own:
+            return own[name]
+        return self.variables.get(name, default)
+
     def resolve(self, value: Any) -> Any:
         if isinstance(value, str) and value.startswith("$"):
-            name, own = value[1:], self.own_variables
-            if own is not None and name in own:
-                return own[name]
-            return self.variables.get(name)
+            return self.variable(value[1:])
         return value
 
     def events(self, type_: str) -> list[Any]:

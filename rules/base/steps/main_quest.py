@@ -129,19 +129,16 @@ class QuestRun:
         self.agent, self.res = agent, res
         self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
-        self._variables: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- text and variables
-    @property
-    def variables(self) -> dict[str, Any]:
-        if self._variables is None or self._variables.get("guide") != self.progress.get("guide"):
-            self._variables = {**self.state["vars"], "guide": self.progress.get("guide")}
-        return self._variables
+    def variable(self, name: str, default: Any = None) -> Any:
+        """A quest variable as this agent sees it (its own guide, then the shared setup)."""
+        return self.scope().variable(name, default)
 
     def render(self, text: str) -> str:
-        values = self.variables
+        scope = self.scope()
         return _VARIABLE.sub(
-            lambda m: describe(self.world, values.get(m.group(1), m.group(0))), text
+            lambda m: describe(self.world, scope.variable(m.group(1), m.group(0))), text
         )
 
     def say(self, key: str, text: str) -> None:
@@ -149,8 +146,8 @@ class QuestRun:
             self.res.say(self.agent.id, key, self.render(text))
 
     def scope(self) -> QuestScope:
-        """The conditions' view: the shared variables with this agent's guide read first (as in
-        `variables`, without copying the shared ones every tick)."""
+        """The conditions' view: the shared variables with this agent's guide read first (no
+        per-agent copy of the shared ones every tick)."""
         progress = self.progress
         return QuestScope(
             self.world,
@@ -360,12 +357,12 @@ class QuestRun:
             elif effect.give:
                 self.give(
                     {
-                        self.variables.get(k[1:], k) if k.startswith("$") else k: n
+                        self.variable(k[1:], k) if k.startswith("$") else k: n
                         for k, n in effect.give.items()
                     }
                 )
             elif effect.restock:
-                npc = self.world.npcs.get(self.variables.get((effect.npc or "$")[1:], ""))
+                npc = self.world.npcs.get(self.variable((effect.npc or "$")[1:], ""))
                 if npc is not None:
                     for oid, count in effect.restock.items():
                         npc.inventory[oid] = npc.inventory.get(oid, 0) + count
@@ -390,7 +387,7 @@ class QuestRun:
         if self.progress["bosses_defeated"].get(key) or (current is not None and current.hp > 0):
             return
         boss = self.quest.bosses[key]
-        lair = self.variables.get(boss.in_[1:]) if boss.in_.startswith("$") else boss.in_
+        lair = self.variable(boss.in_[1:]) if boss.in_.startswith("$") else boss.in_
         npc = spawn_boss(self.world, boss, lair, self.agent.id)
         bosses[key] = npc.id
         self.state["boss_owner"][npc.id] = [self.agent.id, key]
