@@ -20,7 +20,7 @@ from agentodyssey_pz.world.schema import WorldDefinition, definition_to_dict
 
 BASE_CHARS = frozenset(chr(c) for c in range(32, 127)) | {"\n"}
 _OUTSIDE_ASCII = re.compile(r"[^\x20-\x7e\n]")
-_PLAIN_BYTES = bytes(range(32, 127)) + b"\n"  # BASE_CHARS as bytes
+_PLAIN_BYTES = "".join(sorted(BASE_CHARS)).encode("ascii")
 REPLACEMENT = "?"
 
 
