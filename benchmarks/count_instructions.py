@@ -4,12 +4,12 @@ Usage: python benchmarks/count_instructions.py [--mode vector|text_only] [--step
                                                [--world default]
 
 Wall-clock speed on a shared VM drifts by 20-40% within minutes; the number of instructions a step
-executes does not (two runs of the same code agree within about 0.5%). This script plays the same
-kind of trajectory as `bench_env.py` (masked random actions in vector mode; in text_only mode a
-random verb, then a random command from the valid-action list) twice under callgrind, for 0 steps
-and for `--steps` steps, with address-space randomisation off, `PYTHONHASHSEED=0` and one BLAS
-thread, and prints the difference per step: start-up and the first reset cancel out. To compare two
-commits, run it in a checkout of each. Needs valgrind and setarch (util-linux).
+executes does not (two runs of the same code agree within about 0.5%). This script plays
+`bench_env.py`'s trajectory (masked random actions in vector mode; in text_only mode a random verb,
+then a random command from the valid-action list) twice under callgrind, for 0 steps and for
+`--steps` steps, with address-space randomisation off, `PYTHONHASHSEED=0` and one BLAS thread, and
+prints the difference per step: start-up and the first reset cancel out. To compare two commits,
+run it in a checkout of each. Needs valgrind and setarch (util-linux).
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import random
 import re
 import shutil
 import subprocess
 import sys
 
-import numpy as np
+from bench_env import run_text_only, run_vector  # this folder is first on sys.path
 
 import agentodyssey_pz
 
@@ -31,32 +30,9 @@ MODES = ("vector", "text_only")
 
 
 def play(world: str, agents: int, mode: str, steps: int) -> None:
-    """The measured trajectory (seed 0), without valgrind."""
-    rng = random.Random(0)
-    if mode == "vector":
-        env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False)
-        obs, _ = env.reset(seed=0)
-        for _ in range(steps):
-            actions = {
-                a: rng.choice(np.flatnonzero(obs[a]["action_mask"]).tolist()) for a in env.agents
-            }
-            obs, *_ = env.step(actions)
-            if not env.agents:
-                obs, _ = env.reset()
-        return
-    env = agentodyssey_pz.parallel_env(
-        world=world, num_agents=agents, tutorial=False, obs_mode="text_only",
-        action_mode="text", valid_actions_in_info=True,
-    )  # fmt: skip
-    _, infos = env.reset(seed=0)
-    for _ in range(steps):
-        actions = {}
-        for a in env.agents:
-            offered = infos[a]["valid_actions"]
-            actions[a] = rng.choice(offered[rng.choice(list(offered))])
-        _, _, _, _, infos = env.step(actions)
-        if not env.agents:
-            _, infos = env.reset()
+    """The measured trajectory (seed 0), without valgrind: `bench_env.py`'s own loops."""
+    run = run_vector if mode == "vector" else run_text_only
+    run(world, agents, steps, 0)
 
 
 def instructions(args: argparse.Namespace, steps: int) -> int:
