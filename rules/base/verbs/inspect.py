@@ -15,7 +15,6 @@ from typing import Any
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.agents import AgentState, container_load, held_containers
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
@@ -23,6 +22,7 @@ from agentodyssey_pz.world.world import World
 from ..carrying import (
     INVENTORY,
     area_loc,
+    container_loc,
     equip_loc,
     hand_loc,
     is_reachable_container,
@@ -52,24 +52,24 @@ def reach_stores(world: World, agent: AgentState) -> list[dict[str, int]]:
     return stores
 
 
-def reachable_stores(world: World, agent: AgentState) -> list[tuple[dict[str, int], str, str]]:
+def reachable_stores(world: World, agent: AgentState) -> list[tuple[dict[str, int], Any, Any]]:
     """Where a (non-container) object can be inspected from, in order: hands, equipped, the
-    inventory, containers held in hand, the ground; each with the kind and id of its tracking
-    location (built only for the store `locate` finds)."""
-    stores = [(agent.hands, "hand", agent.id), (agent.equipped, "equip", agent.id)]
+    inventory, containers held in hand, the ground; each with the maker of its tracking location
+    and the maker's argument (the location is built only for the store `locate` finds)."""
+    stores = [(agent.hands, hand_loc, agent), (agent.equipped, equip_loc, agent)]
     if agent.inventory_id is not None:
         inventory_id = agent.inventory_id
-        stores.append((world.containers[inventory_id].items, "container", inventory_id))
-    stores += [(c.items, "container", c.id) for c in held_containers(world, agent)]
-    stores.append((world.areas[agent.area_id].objects, "area", agent.area_id))
+        stores.append((world.containers[inventory_id].items, container_loc, inventory_id))
+    stores += [(c.items, container_loc, c.id) for c in held_containers(world, agent)]
+    stores.append((world.areas[agent.area_id].objects, area_loc, agent.area_id))
     return stores
 
 
 def locate(world: World, agent: AgentState, oid: str) -> dict[str, str] | None:
     """The tracking location an object is inspected at, or None when it is not within reach."""
-    for store, kind, ident in reachable_stores(world, agent):
+    for store, make_location, of in reachable_stores(world, agent):
         if store.get(oid, 0) > 0:
-            return location(kind, ident)
+            return make_location(of)
     return None
 
 
