@@ -84,6 +84,7 @@ from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
+from agentodyssey_pz.observe.listing_cache import ListingCache
 from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.observe.slots import SpareSlots
 from agentodyssey_pz.observe.text import tick_observation
@@ -177,6 +178,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self._episode_seeds: random.Random | None = None
         self._last: TickResult | None = None
         self._options: dict[str, MaskOptions] = {}
+        # Listings of reach-only verbs, kept while an agent's reach is unchanged (masks and valid
+        # actions are most of a step's cost; an agent's reach often holds from tick to tick).
+        self._listings = ListingCache()
         self._writer: Any = None
         self._episodes = 0
         self.num_cycles = 0
@@ -268,6 +272,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.encoder.reset()
         self._spare_slots.sync(self.game.world)
         self._options = {}
+        self._listings.clear()
         self.num_cycles = max(self.game.tick_index, 0)
         # A resumed episode may have ended already: by its main quest, or by truncation.
         ended = self.game.terminated or self.num_cycles >= self.config.max_cycles
@@ -424,7 +429,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             obs["observation"] = self.encoder.encode(self.game, state)
         if self._mask_key is not None:
             options: MaskOptions = {}
-            obs[self._mask_key] = action_mask(self.game, agent, self.catalogue, options=options)
+            obs[self._mask_key] = action_mask(
+                self.game, agent, self.catalogue, options=options, cache=self._listings
+            )
             self._options[agent] = options  # the state is unchanged until the next step starts
         if self._text_obs:
             text = tick_observation(
@@ -456,7 +463,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if self.config.valid_actions_in_info:
             # The mask of this same state (if one was made) already found what half the verbs offer.
             info["valid_actions"] = valid_actions(
-                self.game, agent, mask_options=self._options.get(agent)
+                self.game, agent, mask_options=self._options.get(agent), cache=self._listings
             )
         return info
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from agentodyssey_pz.errors import RuleError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
+from agentodyssey_pz.observe.listing_cache import ListingCache
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
 
@@ -87,18 +88,25 @@ def valid_params_by_verb(
     *,
     all_amounts: bool = True,
     mask_options: MaskOptions | None = None,
+    cache: ListingCache | None = None,
 ) -> ParamsByVerb:
     """Verb id -> every parameter tuple with which it would take effect now (verbs in the spec's
     order; verbs with nothing to offer are left out).
 
     `mask_options`: what `action_mask` found for this agent in this very state; verbs whose valid
-    list is their mask list (`valid_params_from_mask`) are then not asked again."""
+    list is their mask list (`valid_params_from_mask`) are then not asked again. `cache`: the
+    environment's listings of earlier ticks, reused for reach-only verbs while the reach holds."""
     rules = game.engine.rules
-    ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+    agent = game.agents[agent_id]
+    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
+    kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
     out: ParamsByVerb = {}
     for verb_id in verbs_in_order(rules):
         rule = rules[verb_id]
-        if mask_options is not None and reuses_mask(type(rule)):
+        cached = kept.params.get((verb_id, all_amounts)) if kept is not None else None
+        if cached is not None:
+            params_list = list(cached)
+        elif mask_options is not None and reuses_mask(type(rule)):
             params_list = [params for _, params in mask_options.get(verb_id, ())]
         else:
             ctx.action = verb_id
@@ -106,6 +114,9 @@ def valid_params_by_verb(
                 params_list = rule.valid_params(ctx, all_amounts=all_amounts)
             except Exception as exc:
                 raise rule_raised(rule, "valid_params", exc) from exc
+            if kept is not None and verb_id in cache.reach_verbs:  # type: ignore[union-attr]
+                kept.params[verb_id, all_amounts] = params_list
+                params_list = list(params_list)
         if params_list:
             out[verb_id] = params_list
     return out
@@ -117,32 +128,43 @@ def valid_actions(
     params_by_verb: ParamsByVerb | None = None,
     *,
     mask_options: MaskOptions | None = None,
+    cache: ListingCache | None = None,
 ) -> dict[str, list[str]]:
     """Verb phrase -> every command this agent could issue now with effect, in the spec's order.
 
     Each verb writes its own list (`valid_commands`); given `params_by_verb`, those parameters
     are written out instead. `mask_options`: what `action_mask` found for this agent in this very
     state - verbs whose valid list is their mask list (`valid_params_from_mask`) are not asked
-    again."""
+    again. `cache`: the environment's listings of earlier ticks, reused for reach-only verbs
+    while the reach holds (each list handed out is a copy)."""
     rules = game.engine.rules
     if params_by_verb is not None:
         return {
             rules[verb].verb: [command_text(rules[verb].verb, p) for p in params_list]
             for verb, params_list in params_by_verb.items()
         }
-    ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+    agent = game.agents[agent_id]
+    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
+    kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
     out: dict[str, list[str]] = {}
     for verb_id in verbs_in_order(rules):
         rule = rules[verb_id]
-        if mask_options is not None and reuses_mask(type(rule)):
-            phrase = rule.verb
-            lines = [command_text(phrase, p) for _, p in mask_options.get(verb_id, ())]
+        cached = kept.commands.get(verb_id) if kept is not None else None
+        if cached is not None:
+            lines = list(cached)
         else:
-            ctx.action = verb_id
-            try:
-                lines = rule.valid_commands(ctx)
-            except Exception as exc:
-                raise rule_raised(rule, "valid_commands", exc) from exc
+            if mask_options is not None and reuses_mask(type(rule)):
+                phrase = rule.verb
+                lines = [command_text(phrase, p) for _, p in mask_options.get(verb_id, ())]
+            else:
+                ctx.action = verb_id
+                try:
+                    lines = rule.valid_commands(ctx)
+                except Exception as exc:
+                    raise rule_raised(rule, "valid_commands", exc) from exc
+            if kept is not None and verb_id in cache.reach_verbs:  # type: ignore[union-attr]
+                kept.commands[verb_id] = lines
+                lines = list(lines)
         if lines:
             out[rule.verb] = lines
     return out
@@ -158,6 +180,7 @@ def action_mask(
     catalogue: ActionCatalogue,
     out: np.ndarray | None = None,
     options: MaskOptions | None = None,
+    cache: ListingCache | None = None,
 ) -> np.ndarray:
     """Fill `out` (int8, one slot per catalogue entry; a new array when None) with 1 where the
     entry would take effect now.
@@ -165,7 +188,8 @@ def action_mask(
     Each verb reports its entries that would take effect, with the concrete parameters
     (`mask_targets`, equivalent to its own `valid_params` - the tests check both); execution
     resolves an entry to those same parameters. `options`, when given, receives what each verb
-    reported, for `resolve_entry`."""
+    reported, for `resolve_entry` (read-only: the lists may be the cache's). `cache`: the
+    environment's listings of earlier ticks, reused for reach-only verbs while the reach holds."""
     if out is None:
         out = np.zeros(len(catalogue), np.int8)
     else:
@@ -173,13 +197,23 @@ def action_mask(
     view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
     slots_of = catalogue.slots
-    ctx = RuleContext(game, game.world, game.agents[agent_id], "", (), game.tick_index)
+    agent = game.agents[agent_id]
+    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
+    if cache is not None:
+        kept = cache.for_agent(game.world, rules, agent).found
+        reach_verbs = cache.reach_verbs
+    else:
+        kept, reach_verbs = {}, frozenset()
     for verb in catalogue.verbs:
-        ctx.action = verb
-        try:
-            found = rules[verb].mask_targets(ctx)
-        except Exception as exc:
-            raise rule_raised(rules[verb], "mask_targets", exc) from exc
+        found = kept.get(verb)
+        if found is None:
+            ctx.action = verb
+            try:
+                found = rules[verb].mask_targets(ctx)
+            except Exception as exc:
+                raise rule_raised(rules[verb], "mask_targets", exc) from exc
+            if verb in reach_verbs:
+                kept[verb] = found
         if not found:
             continue
         if options is not None:

@@ -213,6 +213,11 @@ class BaseActionRule(ABC):
     # True when `valid_params` is exactly the parameters of `mask_targets` (no amounts, no
     # containers): a valid-action list built right after a mask reuses what the mask found.
     valid_params_from_mask: ClassVar[bool] = False
+    # True when this verb's listings (`mask_targets`, `valid_params`, `valid_commands`) read
+    # nothing but what `world.agents.reach_key` covers (names and definitions included): the
+    # environment then reuses them while an agent's reach is unchanged. Only honoured when set in
+    # the rule's own class, so a subclass that changes what its listings read does not inherit it.
+    lists_from_reach: ClassVar[bool] = False
 
     @classmethod
     def usage(cls) -> str:

@@ -126,6 +126,37 @@ def units_by_definition(world: World, stores: Iterable[dict[str, int]]) -> dict[
     return totals
 
 
+def reach_key(world: World, agent: AgentState) -> tuple[Any, ...]:
+    """What an agent can reach now, as a value equal to an earlier one exactly when none of it
+    changed (within one World): the names and definitions (`names_revision`), the area, hands,
+    equipment, the equipped inventory, the ground here, the contents of every container in hand,
+    equipped or on the ground, and the crafting credit. Listings that read nothing else
+    (`BaseActionRule.lists_from_reach`) can be reused while it stays equal.
+
+    Tuples of dict items: built and compared in C, a few hundred nanoseconds for a full hand."""
+    containers = world.containers
+    ground = world.areas[agent.area_id].objects
+    hands = agent.hands
+    key: list[Any] = [
+        world.names_revision,
+        agent.area_id,
+        agent.inventory_id,
+        tuple(hands.items()),
+        tuple(agent.equipped.items()),
+        tuple(ground.items()),
+        tuple(agent.craft_credit.items()) if agent.craft_credit else None,
+    ]
+    if containers:
+        if agent.inventory_id is not None:
+            key.append(tuple(containers[agent.inventory_id].items.items()))
+        for store in (hands, ground):
+            for oid in store:
+                box = containers.get(oid)
+                if box is not None:
+                    key.append((oid, tuple(box.items.items())))
+    return tuple(key)
+
+
 def possession(world: World, agent: AgentState) -> dict[str, int]:
     """Units carried per definition id: hands, equipped, inventory and containers held in hand."""
     # The equipped container itself is an entry of `equipped`; its contents are the inventory store.

@@ -57,6 +57,9 @@ class World:
         # Object id -> (definition id, name) when its name leads back to it, else None; filled on
         # demand and dropped whenever a name is added or removed (`_names_changed`).
         self._listing: dict[str, tuple[str, str] | None] = {}
+        # Counts those changes (definitions and recipes included): equal revisions of one World
+        # mean the same names and definitions, which cached listings rely on (`agents.reach_key`).
+        self.names_revision = 0
         self._area_names: dict[str, str] | None = None
         self.reindex_objects()
 
@@ -90,7 +93,7 @@ class World:
     # ----------------------------------------------------------------- derived tables
     def reindex_objects(self) -> None:
         """Rebuild the name table, `def_of` and the ingredient -> products index from scratch."""
-        self._listing.clear()
+        self._names_changed()
         self.obj_name_to_id = {o.name: o.id for o in self.objects.values()}
         self._def_of = dict(self.objects)
         for inst in (*self.containers.values(), *self.writables.values()):
@@ -103,6 +106,10 @@ class World:
             for ingredient in obj.craft.ingredients:
                 self.products_of.setdefault(ingredient, []).append(obj.id)
             self.needs[obj.id] = _needs(obj)
+
+    def _names_changed(self) -> None:
+        self._listing.clear()
+        self.names_revision += 1
 
     def reindex_npcs(self) -> None:
         self.npc_name_to_id = {npc.name: npc.id for npc in self.npcs.values()}
@@ -223,7 +230,7 @@ class World:
         """Register a definition created at run time (world expansion)."""
         self.objects[obj.id] = obj
         self._def_of[obj.id] = obj
-        self._listing.clear()
+        self._names_changed()
         if obj.is_currency or self._currency_id == obj.id:  # added or redefined money
             self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
         self.obj_name_to_id[obj.name] = obj.id
@@ -249,7 +256,7 @@ class World:
             self.writables[inst_id] = WritableInstance(inst_id, def_id, inst_name, obj.text)
         self.obj_name_to_id[inst_name] = inst_id
         self._def_of[inst_id] = obj
-        self._listing.clear()
+        self._names_changed()
         return inst_id
 
     def delete_instance(self, inst_id: str) -> None:
@@ -259,7 +266,7 @@ class World:
             if self.obj_name_to_id.get(inst.name) == inst_id:
                 del self.obj_name_to_id[inst.name]
             del self._def_of[inst_id]
-            self._listing.clear()
+            self._names_changed()
 
     def materialise(self, def_id: str, count: int) -> list[tuple[str, int]]:
         """Bring `count` units of a definition into existence as (id, count) entries to place.

@@ -187,6 +187,7 @@ class Craft(ListsAmounts, BaseActionRule):
         "Make items from ingredients I carry, at the stations here; they land on the ground."
     )
     catalogue = CatalogueShape("craftable", name=1, amount=0)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -41,6 +41,7 @@ class Discard(ListsAmounts, BaseActionRule):
     param_min = param_max = 3
     description = "Take items out of my inventory or a container and leave them on the ground here."
     catalogue = CatalogueShape("storable", name=1, amount=0, container=2, in_hand=True)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

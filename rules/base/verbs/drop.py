@@ -16,6 +16,7 @@ class Drop(BaseActionRule):
     param_min = param_max = 1
     description = "Put one unit of something I hold down on the ground."
     catalogue = CatalogueShape("object", name=0)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
     valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

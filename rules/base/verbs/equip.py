@@ -50,6 +50,7 @@ class Equip(BaseActionRule):
     param_min = param_max = 1
     description = "Equip something I hold: a container becomes my inventory, armour protects me."
     catalogue = CatalogueShape("equippable", name=0)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
     valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

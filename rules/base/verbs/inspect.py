@@ -98,6 +98,7 @@ class Inspect(BaseActionRule):
     param_min = param_max = 1
     description = "Look closely at my inventory, a container, or something I hold or see."
     catalogue = CatalogueShape("object", name=0, words=(INVENTORY,))
+    lists_from_reach = True  # its listings read only what `reach_key` covers
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -20,6 +20,7 @@ class PickUp(BaseActionRule):
     param_min = param_max = 1
     description = "Pick one unit of an object up from the ground (two hands: two units at most)."
     catalogue = CatalogueShape("object", name=0)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
     valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

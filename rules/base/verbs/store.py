@@ -111,6 +111,7 @@ class Store(ListsAmounts, BaseActionRule):
     param_min = param_max = 3
     description = "Put items from my hands or the ground here into my inventory or a container."
     catalogue = CatalogueShape("storable", name=1, amount=0, container=2, in_hand=True)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

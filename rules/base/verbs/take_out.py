@@ -36,6 +36,7 @@ class TakeOut(BaseActionRule):
     param_min = param_max = 2
     description = "Take one item out of my inventory or a container into my hands."
     catalogue = CatalogueShape("storable", name=0, container=1, in_hand=True)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -22,6 +22,7 @@ class Unequip(BaseActionRule):
     param_min = param_max = 1
     description = "Take off something I have equipped and hold it (needs a free hand)."
     catalogue = CatalogueShape("equippable", name=0)
+    lists_from_reach = True  # its listings read only what `reach_key` covers
     valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

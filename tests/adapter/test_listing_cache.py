@@ -1,0 +1,116 @@
+"""Listings kept between ticks (`observe.listing_cache`) are exactly the listings made afresh.
+
+The env reuses what reach-only verbs (`lists_from_reach`) listed while an agent's reach
+(`world.agents.reach_key`) is unchanged. Masked random walks on every bundled world (its tutorial,
+the open world, and with world expansion) compare at every tick the env's mask and valid-action
+lists with ones built without the cache; `reach_key` must change with every part of the reach.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from adapter.rollouts import random_actions
+from harness import crate_in_reach, give, make_game, move_to, put_on_ground
+from worlds_helper import bundled_worlds
+
+import agentodyssey_pz
+from agentodyssey_pz.observe import listing_cache
+from agentodyssey_pz.observe.listing_cache import ListingCache, lists_from_reach
+from agentodyssey_pz.observe.masks import action_mask, valid_actions, valid_params_by_verb
+from agentodyssey_pz.world.agents import reach_key
+
+WALK_TICKS = 1000
+SETTINGS = {
+    "default-tutorial": {"tutorial": None},
+    "no-tutorial": {"tutorial": False},
+    "expansion": {"tutorial": False, "world_expansion": True},
+}
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_cached_listings_equal_fresh_ones_at_every_tick(world: str, setting: str) -> None:
+    env = agentodyssey_pz.parallel_env(
+        world=world, num_agents=3, valid_actions_in_info=True, max_cycles=10**6,
+        **SETTINGS[setting],
+    )  # fmt: skip
+    rng = np.random.default_rng(7)
+    observations, infos = env.reset(seed=7)
+    game, catalogue = env.game, env.catalogue
+    reused = checked = 0
+    for tick in range(WALK_TICKS):
+        if tick == WALK_TICKS // 2:  # a new episode: a new World, nothing carried over
+            observations, infos = env.reset(seed=8)
+        before = {a: env._listings._by_agent.get(a) for a in env.agents}
+        observations, _, _, _, infos = env.step(random_actions(env, observations, rng))
+        for agent in env.agents:
+            fresh_mask = action_mask(game, agent, catalogue)
+            assert np.array_equal(observations[agent]["action_mask"], fresh_mask), (tick, agent)
+            assert infos[agent]["valid_actions"] == valid_actions(game, agent), (tick, agent)
+            assert valid_params_by_verb(
+                game, agent, all_amounts=False, cache=env._listings
+            ) == valid_params_by_verb(game, agent, all_amounts=False), (tick, agent)
+            reused += env._listings._by_agent.get(agent) is before[agent]
+            checked += 1
+    assert reused > checked // 5  # the cache is used at all (about half the time on a walk)
+
+
+def test_handed_out_lists_are_copies() -> None:
+    """Changing a valid-action list an info handed out does not change the next tick's."""
+    env = agentodyssey_pz.parallel_env(num_agents=1, tutorial=False, valid_actions_in_info=True)
+    _, infos = env.reset(seed=3)
+    listed = infos["agent_0"]["valid_actions"]
+    kept = {verb: list(commands) for verb, commands in listed.items()}
+    for commands in listed.values():
+        commands.clear()
+    _, _, _, _, infos = env.step({"agent_0": "wait"})
+    assert infos["agent_0"]["valid_actions"] == kept
+    params = valid_params_by_verb(env.game, "agent_0", cache=env._listings)
+    for params_list in params.values():
+        params_list.clear()
+    assert valid_params_by_verb(env.game, "agent_0", cache=env._listings) == (
+        valid_params_by_verb(env.game, "agent_0")
+    )
+
+
+def test_reach_key_changes_with_every_part_of_the_reach() -> None:
+    game = make_game()
+    world, me = game.world, game.agents["agent_0"]
+    cids = {where: crate_in_reach(game, where, {"obj_pear": 1}) for where in ("held", "ground")}
+    inventory = crate_in_reach(game, "equipped", {"obj_pear": 1})
+    changes = {
+        "hands": lambda: give(game, "agent_0", "obj_pear"),
+        "ground count": lambda: put_on_ground(game, me.area_id, "obj_coin", 1),
+        "held crate": lambda: world.containers[cids["held"]].items.update(obj_key=1),
+        "crate on the ground": lambda: world.containers[cids["ground"]].items.update(obj_key=1),
+        "inventory": lambda: world.containers[inventory].items.update(obj_key=1),
+        "equipped": lambda: me.equipped.update(obj_apron=1),
+        "credit": lambda: me.craft_credit.update(obj_pear=0.5),
+        "names": lambda: world.new_instance("obj_label"),
+        "area": lambda: move_to(game, "agent_0", "area_vats"),
+    }
+    for what, change in changes.items():
+        before = reach_key(world, me)
+        assert reach_key(world, me) == before  # equal while nothing changes
+        change()
+        assert reach_key(world, me) != before, what
+
+
+def test_the_promise_is_not_inherited() -> None:
+    """A subclass of a reach-only verb may read more in its listings: it must say so itself."""
+    craft = type(make_game().engine.rules["craft"])
+    assert lists_from_reach(craft)
+    assert not lists_from_reach(type("MyCraft", (craft,), {}))
+    assert lists_from_reach(type("MyCraft", (craft,), {"lists_from_reach": True}))
+
+
+def test_the_cache_starts_afresh_for_another_world() -> None:
+    cache = ListingCache()
+    one, two = make_game(seed=1), make_game(seed=2)
+    rules = one.engine.rules
+    first = cache.for_agent(one.world, rules, one.agents["agent_0"])
+    assert cache.for_agent(one.world, rules, one.agents["agent_0"]) is first
+    assert cache.for_agent(two.world, rules, two.agents["agent_0"]) is not first
+    assert "craft" in cache.reach_verbs and "enter" not in cache.reach_verbs
+    assert listing_cache.AgentListings(()).found == {}
