@@ -1,6 +1,6 @@
 """Listings kept between ticks while an agent's reach is unchanged.
 
-Layer: observe. Nine of the base verbs (pick up, drop, equip, store, craft, inspect ...) list what
+Layer: observe. Most base verbs (pick up, drop, equip, store, craft, inspect, wait ...) list what
 they offer from the agent's reach alone (`BaseActionRule.lists_from_reach`), and an agent's reach
 is often unchanged from one tick to the next (about half the ticks of a random walk). One cache per
 environment keeps, per agent, the reach it last saw (`world.agents.reach_key`) and what those verbs

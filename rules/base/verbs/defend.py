@@ -16,6 +16,7 @@ class Defend(BaseActionRule):
     verb = "defend"
     description = "Brace: attacks on me this turn deal a tenth of their damage."
     catalogue = CatalogueShape("none")
+    lists_from_reach = True  # its listings read nothing at all
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor

@@ -18,6 +18,7 @@ class Wait(BaseActionRule):
     verb = "wait"
     description = "Do nothing for a turn; in a fight, recover all stamina."
     catalogue = CatalogueShape("none")
+    lists_from_reach = True  # its listings read nothing at all
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor
