@@ -6,7 +6,8 @@ Plays masked random actions in vector mode and times, per agent-step: the engine
 rules, each step rule, the reward function), the action mask, the observation vector, the info
 dict, and - what text mode adds - the text observation and the valid-action list. Each part is
 timed separately on the same states (wall clock, perf_counter), so the figures add up to roughly
-what an env step costs and show where speed work pays.
+what an env step costs and show where speed work pays. Masks and lists reuse the env's listings of
+earlier ticks (`observe.listing_cache`) as the env does.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def profile(world: str, agents: int, steps: int, seed: int) -> dict[str, float]:
         for agent in env.agents:
             options: dict = {}
             t0 = time.perf_counter()
-            mask = action_mask(game, agent, env.catalogue, np.empty(n_actions, np.int8), options)
+            mask = action_mask(
+                game, agent, env.catalogue, np.empty(n_actions, np.int8), options, env._listings
+            )
             t1 = time.perf_counter()
             env.encoder.encode(game, game.agents[agent], np.empty(size, np.float32))
             t2 = time.perf_counter()
@@ -67,7 +70,7 @@ def profile(world: str, agents: int, steps: int, seed: int) -> dict[str, float]:
             t3 = time.perf_counter()
             tick_observation(game, agent, result.feedback(agent), bootstrap=False, terminated=False)
             t4 = time.perf_counter()
-            valid_actions(game, agent)
+            valid_actions(game, agent, cache=env._listings)
             t5 = time.perf_counter()
             totals["action mask"] += t1 - t0
             totals["observation vector"] += t2 - t1
