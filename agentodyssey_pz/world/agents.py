@@ -127,13 +127,13 @@ def units_by_definition(world: World, stores: Iterable[dict[str, int]]) -> dict[
 
 
 def reach_key(world: World, agent: AgentState) -> tuple[Any, ...]:
-    """What an agent can reach now, as a value equal to an earlier one exactly when none of it
-    changed (within one World): the names and definitions (`names_revision`), the area, hands,
+    """What an agent can reach now, as a value equal to an earlier one (of the same World) only
+    if none of it changed: the names and definitions (`names_revision`), the area, hands,
     equipment, the equipped inventory, the ground here, the contents of every container in hand,
     equipped or on the ground, and the crafting credit. Listings that read nothing else
     (`BaseActionRule.lists_from_reach`) can be reused while it stays equal.
 
-    Tuples of dict items: built and compared in C, a few hundred nanoseconds for a full hand."""
+    Tuples of dict items, built and compared in C: about 2 us with a crowded ground."""
     containers = world.containers
     ground = world.areas[agent.area_id].objects
     hands = agent.hands
