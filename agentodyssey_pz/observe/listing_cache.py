@@ -5,6 +5,7 @@ they offer from the agent's reach alone (`BaseActionRule.lists_from_reach`), and
 is often unchanged from one tick to the next (about half the ticks of a random walk). One cache per
 environment keeps, per agent, the reach it last saw (`world.agents.reach_key`) and what those verbs
 listed in it; a different reach, or a different World (reset, resume), starts the agent afresh.
+Where reaches keep changing (crowded areas) the keys cost more than they save, and lookups pause.
 The listings are the very lists the rules returned: callers must not change them (`masks` copies
 the lists it hands out).
 """
@@ -37,25 +38,53 @@ class AgentListings:
         self.commands: dict[str, list[str]] = {}  # verb -> valid_commands
 
 
+# Keeping listings pays when reaches repeat: a kept listing saves about four times what a key
+# and a changed reach cost. Each window of PROBE_CALLS lookups counts how many found the reach
+# unchanged; below MIN_REUSE of them (crowded areas, where the ground changes every tick), the next
+# PAUSE_CALLS lookups list afresh without a key. Either way the listings are the same.
+PROBE_CALLS = 512
+MIN_REUSE = 0.3
+PAUSE_CALLS = 4096
+
+
 class ListingCache:
     def __init__(self) -> None:
         self._world: World | None = None
         self._rules: dict[str, Any] | None = None
         self._by_agent: dict[str, AgentListings] = {}
         self.reach_verbs: frozenset[str] = frozenset()
+        self._calls = self._reused = self._paused = 0
 
     def clear(self) -> None:
         self._world = None
         self._by_agent.clear()
+        self._calls = self._reused = self._paused = 0
 
-    def for_agent(self, world: World, rules: dict[str, Any], agent: AgentState) -> AgentListings:
-        """The agent's listings for its reach now (empty when the reach changed)."""
+    def for_agent(
+        self, world: World, rules: dict[str, Any], agent: AgentState
+    ) -> AgentListings | None:
+        """The agent's listings for its reach now (empty when the reach changed); None when its
+        reach has no key (`reach_key`): list afresh and keep nothing."""
         if world is not self._world or rules is not self._rules:
             self._by_agent.clear()
             self._world, self._rules = world, rules
             self.reach_verbs = frozenset(v for v, r in rules.items() if lists_from_reach(type(r)))
+        if self._paused:
+            self._paused -= 1
+            return None
+        self._calls += 1
+        if self._calls == PROBE_CALLS:
+            if self._reused < MIN_REUSE * PROBE_CALLS:
+                self._paused = PAUSE_CALLS
+                self._by_agent.clear()
+            self._calls = self._reused = 0
         key = reach_key(world, agent)
+        if key is None:
+            self._by_agent.pop(agent.id, None)
+            return None
         listings = self._by_agent.get(agent.id)
         if listings is None or listings.key != key:
             listings = self._by_agent[agent.id] = AgentListings(key)
+        else:
+            self._reused += 1
         return listings

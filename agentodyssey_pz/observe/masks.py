@@ -199,20 +199,17 @@ def action_mask(
     slots_of = catalogue.slots
     agent = game.agents[agent_id]
     ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
-    if cache is not None:
-        kept = cache.for_agent(game.world, rules, agent).found
-        reach_verbs = cache.reach_verbs
-    else:
-        kept, reach_verbs = {}, frozenset()
+    listings = cache.for_agent(game.world, rules, agent) if cache is not None else None
+    kept = listings.found if listings is not None else None
     for verb in catalogue.verbs:
-        found = kept.get(verb)
+        found = kept.get(verb) if kept is not None else None
         if found is None:
             ctx.action = verb
             try:
                 found = rules[verb].mask_targets(ctx)
             except Exception as exc:
                 raise rule_raised(rules[verb], "mask_targets", exc) from exc
-            if verb in reach_verbs:
+            if kept is not None and verb in cache.reach_verbs:  # type: ignore[union-attr]
                 kept[verb] = found
         if not found:
             continue

@@ -126,14 +126,20 @@ def units_by_definition(world: World, stores: Iterable[dict[str, int]]) -> dict[
     return totals
 
 
-def reach_key(world: World, agent: AgentState) -> tuple[Any, ...]:
+# `reach_key` gives up (None) beyond this many containers on one ground: their contents make the key
+# cost more than the listings it would save (a crowded spawn area collects dozens of sacks).
+REACH_KEY_MAX_GROUND_CONTAINERS = 8
+
+
+def reach_key(world: World, agent: AgentState) -> tuple[Any, ...] | None:
     """What an agent can reach now, as a value equal to an earlier one (of the same World) only
     if none of it changed: the names and definitions (`names_revision`), the area, hands,
     equipment, the equipped inventory, the ground here, the contents of every container in hand,
     equipped or on the ground, and the crafting credit. Listings that read nothing else
-    (`BaseActionRule.lists_from_reach`) can be reused while it stays equal.
+    (`BaseActionRule.lists_from_reach`) can be reused while it stays equal. None when more than
+    REACH_KEY_MAX_GROUND_CONTAINERS containers lie here (nothing is reused then).
 
-    Tuples of dict items, built and compared in C: about 2 us with a crowded ground."""
+    Tuples of dict items, built and compared in C: 1-3 us."""
     containers = world.containers
     ground = world.areas[agent.area_id].objects
     hands = agent.hands
@@ -147,13 +153,18 @@ def reach_key(world: World, agent: AgentState) -> tuple[Any, ...]:
         tuple(agent.craft_credit.items()) if agent.craft_credit else None,
     ]
     if containers:
+        # Set order may differ between equal grounds: that only makes keys unequal, never equal.
+        on_ground = ground.keys() & containers.keys()
+        if len(on_ground) > REACH_KEY_MAX_GROUND_CONTAINERS:
+            return None
         if agent.inventory_id is not None:
             key.append(tuple(containers[agent.inventory_id].items.items()))
-        for store in (hands, ground):
-            for oid in store:
-                box = containers.get(oid)
-                if box is not None:
-                    key.append((oid, tuple(box.items.items())))
+        for oid in hands:
+            box = containers.get(oid)
+            if box is not None:
+                key.append((oid, tuple(box.items.items())))
+        for oid in on_ground:
+            key.append((oid, tuple(containers[oid].items.items())))
     return tuple(key)
 
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from adapter.rollouts import random_actions
-from harness import crate_in_reach, give, make_game, move_to, put_on_ground
+from harness import TINY as TINY_WORLD
+from harness import clear_world, crate_in_reach, give, make_game, move_to, put_on_ground
 from worlds_helper import bundled_worlds
 
 import agentodyssey_pz
 from agentodyssey_pz.observe import listing_cache
 from agentodyssey_pz.observe.listing_cache import ListingCache, lists_from_reach
 from agentodyssey_pz.observe.masks import action_mask, valid_actions, valid_params_by_verb
+from agentodyssey_pz.world import agents as agents_module
 from agentodyssey_pz.world.agents import reach_key
 
 WALK_TICKS = 1000
@@ -114,3 +116,40 @@ def test_the_cache_starts_afresh_for_another_world() -> None:
     assert cache.for_agent(two.world, rules, two.agents["agent_0"]) is not first
     assert "craft" in cache.reach_verbs and "enter" not in cache.reach_verbs
     assert listing_cache.AgentListings(()).found == {}
+
+
+def test_a_ground_full_of_containers_has_no_key() -> None:
+    """Beyond REACH_KEY_MAX_GROUND_CONTAINERS containers here, no key (their contents would cost
+    more than the listings save) and nothing is kept; the mask is still right."""
+    game = make_game()
+    clear_world(game)
+    me = game.agents["agent_0"]
+    for _ in range(agents_module.REACH_KEY_MAX_GROUND_CONTAINERS):
+        crate_in_reach(game, "ground", {"obj_pear": 1})
+    assert reach_key(game.world, me) is not None
+    crate_in_reach(game, "ground", {"obj_pear": 1})
+    assert reach_key(game.world, me) is None
+    cache = ListingCache()
+    assert cache.for_agent(game.world, game.engine.rules, me) is None
+    catalogue = agentodyssey_pz.parallel_env(world=TINY_WORLD, num_agents=1).catalogue
+    assert np.array_equal(
+        action_mask(game, "agent_0", catalogue, cache=cache),
+        action_mask(game, "agent_0", catalogue),
+    )
+
+
+def test_lookups_pause_when_reaches_keep_changing() -> None:
+    """A window of lookups that rarely finds the reach unchanged pauses the keys for a while;
+    a window that often does keeps them."""
+    game = make_game()
+    me, rules, world = game.agents["agent_0"], game.engine.rules, game.world
+    cache = ListingCache()
+    for i in range(listing_cache.PROBE_CALLS):  # the reach changes at every lookup
+        put_on_ground(game, me.area_id, "obj_coin", 1)
+        assert cache.for_agent(world, rules, me) is not None, i
+    for _ in range(listing_cache.PAUSE_CALLS):  # the window closed: paused
+        assert cache.for_agent(world, rules, me) is None
+    kept = cache.for_agent(world, rules, me)
+    assert kept is not None
+    for _ in range(2 * listing_cache.PROBE_CALLS):  # an unchanged reach: never paused
+        assert cache.for_agent(world, rules, me) is kept
