@@ -29,10 +29,11 @@ def lists_from_reach(rule_class: type) -> bool:
 class AgentListings:
     """What the reach-only verbs listed for one agent in one reach."""
 
-    __slots__ = ("commands", "found", "key", "params")
+    __slots__ = ("commands", "found", "key", "params", "verbs")
 
-    def __init__(self, key: tuple[Any, ...]) -> None:
+    def __init__(self, key: tuple[Any, ...], verbs: frozenset[str] = frozenset()) -> None:
         self.key = key
+        self.verbs = verbs  # the verbs whose listings are kept (`lists_from_reach`)
         self.found: dict[str, list[tuple[Any, tuple[str, ...]]]] = {}  # verb -> mask_targets
         self.params: dict[tuple[str, bool], list[tuple[str, ...]]] = {}  # (verb, all amounts)
         self.commands: dict[str, list[str]] = {}  # verb -> valid_commands
@@ -84,7 +85,7 @@ class ListingCache:
             return None
         listings = self._by_agent.get(agent.id)
         if listings is None or listings.key != key:
-            listings = self._by_agent[agent.id] = AgentListings(key)
+            listings = self._by_agent[agent.id] = AgentListings(key, self.reach_verbs)
         else:
             self._reused += 1
         return listings

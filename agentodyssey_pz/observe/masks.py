@@ -114,7 +114,7 @@ def valid_params_by_verb(
                 params_list = rule.valid_params(ctx, all_amounts=all_amounts)
             except Exception as exc:
                 raise rule_raised(rule, "valid_params", exc) from exc
-            if kept is not None and verb_id in cache.reach_verbs:  # type: ignore[union-attr]
+            if kept is not None and verb_id in kept.verbs:
                 kept.params[verb_id, all_amounts] = params_list
                 params_list = list(params_list)
         if params_list:
@@ -162,7 +162,7 @@ def valid_actions(
                     lines = rule.valid_commands(ctx)
                 except Exception as exc:
                     raise rule_raised(rule, "valid_commands", exc) from exc
-            if kept is not None and verb_id in cache.reach_verbs:  # type: ignore[union-attr]
+            if kept is not None and verb_id in kept.verbs:
                 kept.commands[verb_id] = lines
                 lines = list(lines)
         if lines:
@@ -199,18 +199,18 @@ def action_mask(
     slots_of = catalogue.slots
     agent = game.agents[agent_id]
     ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
-    listings = cache.for_agent(game.world, rules, agent) if cache is not None else None
-    kept = listings.found if listings is not None else None
+    kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
+    kept_found = kept.found if kept is not None else None
     for verb in catalogue.verbs:
-        found = kept.get(verb) if kept is not None else None
+        found = kept_found.get(verb) if kept_found is not None else None
         if found is None:
             ctx.action = verb
             try:
                 found = rules[verb].mask_targets(ctx)
             except Exception as exc:
                 raise rule_raised(rules[verb], "mask_targets", exc) from exc
-            if kept is not None and verb in cache.reach_verbs:  # type: ignore[union-attr]
-                kept[verb] = found
+            if kept is not None and verb in kept.verbs:
+                kept.found[verb] = found
         if not found:
             continue
         if options is not None:

@@ -142,12 +142,11 @@ def reach_key(world: World, agent: AgentState) -> tuple[Any, ...] | None:
     Tuples of dict items, built and compared in C: 1-3 us."""
     containers = world.containers
     ground = world.areas[agent.area_id].objects
-    hands = agent.hands
     key: list[Any] = [
         world.names_revision,
         agent.area_id,
         agent.inventory_id,
-        tuple(hands.items()),
+        tuple(agent.hands.items()),
         tuple(agent.equipped.items()),
         tuple(ground.items()),
         tuple(agent.craft_credit.items()) if agent.craft_credit else None,
@@ -159,7 +158,7 @@ def reach_key(world: World, agent: AgentState) -> tuple[Any, ...] | None:
             return None
         if agent.inventory_id is not None:
             key.append(tuple(containers[agent.inventory_id].items.items()))
-        for oid in hands:
+        for oid in agent.hands:  # `held_containers`, inlined as in `carried_stores` (every tick)
             box = containers.get(oid)
             if box is not None:
                 key.append((oid, tuple(box.items.items())))
