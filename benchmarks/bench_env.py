@@ -4,6 +4,7 @@ Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--run
        python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector)
        python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
+       python benchmarks/bench_env.py --interleave [--envs 64]  (many envs in one process)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
@@ -264,6 +265,48 @@ def expansion_cost(world: str, agents: int, steps: int, runs: int) -> None:
     )
 
 
+def envs_in_turn(world: str, envs: int, steps: int, interleaved: bool) -> float:
+    """Microseconds per agent-step (vector mode, 3 agents each) of `envs` envs in one process, each
+    stepped `steps` times: all envs in turn each step (as a vector env does), or each env's steps
+    one after another (the same work, with one world at a time in the core's caches)."""
+    pool = [
+        agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False) for _ in range(envs)
+    ]
+    obs = [env.reset(seed=seed)[0] for seed, env in enumerate(pool)]
+    rng = random.Random(0)
+
+    def step(k: int) -> None:
+        env = pool[k]
+        actions = {a: masked_random(rng, obs[k][a]["action_mask"]) for a in env.agents}
+        obs[k] = env.step(actions)[0]
+        if not env.agents:
+            obs[k] = env.reset()[0]
+
+    order = (
+        [k for _ in range(steps) for k in range(envs)]
+        if interleaved
+        else [k for k in range(envs) for _ in range(steps)]
+    )
+    start = time.perf_counter()
+    for k in order:
+        step(k)
+    return (time.perf_counter() - start) / (envs * steps * 3) * 1e6
+
+
+def interleave_cost(world: str, envs: int, steps: int, runs: int) -> None:
+    """What stepping many envs in turn in one process costs against stepping them one by one
+    (the cost of many worlds sharing one core's caches); runs alternate between the two."""
+    turns, sequences = [], []
+    for _ in range(runs):
+        turns.append(envs_in_turn(world, envs, steps, interleaved=True))
+        sequences.append(envs_in_turn(world, envs, steps, interleaved=False))
+    turn, sequence = statistics.median(turns), statistics.median(sequences)
+    print(
+        f"{envs} envs x {steps} steps x 3 agents in one process: in turn {turn:.1f} us per "
+        f"agent-step, one env after another {sequence:.1f} us (x{turn / sequence:.2f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", default="default")
@@ -272,11 +315,20 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--supersuit", action="store_true")
     parser.add_argument(
-        "--envs", type=int, nargs="+", default=[4, 16, 64, 128], help="env counts for --supersuit"
+        "--envs",
+        type=int,
+        nargs="+",
+        default=[4, 16, 64, 128],
+        help="env counts for --supersuit and --interleave",
     )
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--expansion", action="store_true")
+    parser.add_argument("--interleave", action="store_true")
     args = parser.parse_args()
+    if args.interleave:
+        for envs in args.envs:
+            interleave_cost(args.world, envs, max(20, args.steps // 32), args.runs)
+        return
     if args.expansion:
         expansion_cost(args.world, 3, args.steps, args.runs)
         return
