@@ -4,7 +4,7 @@ Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--run
        python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector)
        python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
-       python benchmarks/bench_env.py --interleave [--envs 64]  (many envs in one process)
+       python benchmarks/bench_env.py --interleave [--envs 4 16 64 128]  (many envs in one process)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
@@ -273,10 +273,10 @@ def envs_in_turn(world: str, envs: int, steps: int, interleaved: bool) -> float:
         agentodyssey_pz.parallel_env(world=world, num_agents=3, tutorial=False) for _ in range(envs)
     ]
     obs = [env.reset(seed=seed)[0] for seed, env in enumerate(pool)]
-    rng = random.Random(0)
+    rngs = [random.Random(seed) for seed in range(envs)]  # per env: both orders take the same steps
 
     def step(k: int) -> None:
-        env = pool[k]
+        env, rng = pool[k], rngs[k]
         actions = {a: masked_random(rng, obs[k][a]["action_mask"]) for a in env.agents}
         obs[k] = env.step(actions)[0]
         if not env.agents:
