@@ -31,16 +31,23 @@ def masked_random(rng: random.Random, mask: np.ndarray) -> int:
     return rng.choice(np.flatnonzero(mask).tolist())
 
 
+def masked_random_step(env: ParallelEnv, obs: dict, rng: random.Random) -> dict:
+    """One vector-mode step with masked random actions (a new episode when this one ended): the
+    next observations."""
+    actions = {a: masked_random(rng, obs[a]["action_mask"]) for a in env.agents}
+    obs = env.step(actions)[0]
+    if not env.agents:
+        obs = env.reset()[0]
+    return obs
+
+
 def run_vector(world: str, agents: int, steps: int, seed: int, **settings: object) -> float:
     env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False, **settings)
     obs, _ = env.reset(seed=seed)
     rng = random.Random(seed)
     start = time.perf_counter()
     for _ in range(steps):
-        actions = {a: masked_random(rng, obs[a]["action_mask"]) for a in env.agents}
-        obs, *_ = env.step(actions)
-        if not env.agents:
-            obs, _ = env.reset()
+        obs = masked_random_step(env, obs, rng)
     return steps / (time.perf_counter() - start)
 
 
@@ -275,13 +282,6 @@ def envs_in_turn(world: str, envs: int, steps: int, interleaved: bool) -> float:
     obs = [env.reset(seed=seed)[0] for seed, env in enumerate(pool)]
     rngs = [random.Random(seed) for seed in range(envs)]  # per env: both orders take the same steps
 
-    def step(k: int) -> None:
-        env, rng = pool[k], rngs[k]
-        actions = {a: masked_random(rng, obs[k][a]["action_mask"]) for a in env.agents}
-        obs[k] = env.step(actions)[0]
-        if not env.agents:
-            obs[k] = env.reset()[0]
-
     order = (
         [k for _ in range(steps) for k in range(envs)]
         if interleaved
@@ -289,7 +289,7 @@ def envs_in_turn(world: str, envs: int, steps: int, interleaved: bool) -> float:
     )
     start = time.perf_counter()
     for k in order:
-        step(k)
+        obs[k] = masked_random_step(pool[k], obs[k], rngs[k])
     return (time.perf_counter() - start) / (envs * steps * 3) * 1e6
 
 
