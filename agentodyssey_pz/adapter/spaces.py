@@ -36,10 +36,10 @@ def _strings(value: Any) -> list[str]:
 
 def text_charset(definition: WorldDefinition, extra: Any = None) -> frozenset[str]:
     """Every character the game can print for this world (and its quest data in `extra`)."""
-    chars = set(BASE_CHARS)
+    seen: set[str] = set()
     for text in _strings(definition_to_dict(definition)) + _strings(extra):
-        chars.update(ch for ch in text if ch.isprintable() or ch == "\n")
-    return frozenset(chars)
+        seen.update(text)  # every character once, in C; filtered below
+    return frozenset(BASE_CHARS | {ch for ch in seen if ch.isprintable()})
 
 
 CUT = "..."
