@@ -40,10 +40,26 @@ def amount_words(limit: int, all_amounts: bool) -> tuple[str, ...]:
     return tuple(str(n) for n in range(1, top + 1))
 
 
-@functools.lru_cache(maxsize=1 << 14)  # (verb, rest, limit) repeat from tick to tick
+# Runs of up to CACHED_RUN amounts are kept, at most CACHED_RUNS of them: a process's whole cache
+# stays near 25 MB at most however rich the agents get (900 coins in a bag list 900 commands a
+# tick, and each new sum would otherwise keep another run).
+CACHED_RUN = 64
+CACHED_RUNS = 1 << 12
+
+
 def amount_commands(verb_phrase: str, rest: tuple[str, ...], limit: int) -> tuple[str, ...]:
-    """`<verb> 1 <rest>` ... `<verb> <limit> <rest>`, written once per distinct run."""
+    """`<verb> 1 <rest>` ... `<verb> <limit> <rest>`; short runs written once (they repeat from
+    tick to tick)."""
+    if limit <= CACHED_RUN:
+        return _short_run(verb_phrase, rest, limit)
+    return _write_run(verb_phrase, rest, limit)
+
+
+def _write_run(verb_phrase: str, rest: tuple[str, ...], limit: int) -> tuple[str, ...]:
     return tuple(command_text(verb_phrase, (n, *rest)) for n in amount_words(limit, True))
+
+
+_short_run = functools.lru_cache(maxsize=CACHED_RUNS)(_write_run)
 
 
 AmountRuns = list[tuple[tuple[str, ...], int]]

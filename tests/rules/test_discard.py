@@ -6,6 +6,7 @@ crate instances (capacity 15) called `inventory` when equipped as such, or by in
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 from typing import Any
 
@@ -213,3 +214,24 @@ def test_valid_params_agree_exactly_with_apply() -> None:
         near_share=0.2,
     )
     assert checked > 2000 and listed_total > 1000
+
+
+def test_long_amount_runs_are_written_afresh_and_short_ones_kept() -> None:
+    """Listings of amounts (`carrying.amount_commands`): a run longer than CACHED_RUN is written
+    each time (a rich agent's purse would otherwise fill memory with one run per sum it held);
+    shorter runs are kept. Both list every amount in order."""
+    game = make_game()
+    namespace = type(game.engine.rules["discard"]).__module__.rsplit(".verbs.", 1)[0]
+    carrying = sys.modules[f"{namespace}.carrying"]
+    rest = ("pear", "inventory")
+    long = carrying.CACHED_RUN + 1
+    first = carrying.amount_commands("discard", rest, long)
+    assert first == tuple(f"discard {n} pear inventory" for n in range(1, long + 1))
+    assert carrying.amount_commands("discard", rest, long) is not first
+    short = carrying.amount_commands("discard", rest, 3)
+    assert short == (
+        "discard 1 pear inventory",
+        "discard 2 pear inventory",
+        "discard 3 pear inventory",
+    )
+    assert carrying.amount_commands("discard", rest, 3) is short
