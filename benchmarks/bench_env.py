@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
        python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector)
-       python benchmarks/bench_env.py --scaling        (per-agent cost, 3 vs 64 agents interleaved)
+       python benchmarks/bench_env.py --scaling [--ticks 300]  (per-agent cost, 3 vs 64 agents)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
        python benchmarks/bench_env.py --interleave [--envs 4 16 64 128]  (many envs in one process)
 
@@ -244,19 +244,29 @@ def supersuit_speedup(world: str, steps: int, runs: int, env_counts: list[int]) 
         )
 
 
-def per_agent_scaling(world: str, steps: int, runs: int, few: int = 3, many: int = 64) -> None:
+def per_agent_scaling(world: str, ticks: int, runs: int, few: int = 3, many: int = 64) -> None:
     """Per-agent cost with `many` agents relative to `few`, each mode's runs interleaved (this
-    machine's speed drifts over minutes, which would bias two separate series)."""
+    machine's speed drifts over minutes, which would bias two separate series).
+
+    Both play the same stretch of an episode, its first `ticks` ticks: a crowd fills its areas as
+    it plays (containers dropped on the ground, each agent's personal quest guides), so a short
+    stretch of many agents against a long one of few would understate what a crowd costs. The few
+    play `many // few` episodes per run (seeds in turn), so both sides measure about as many
+    agent-steps."""
+    episodes = max(1, many // few)
     for mode, runner in (("vector", run_vector), ("text", run_text), ("text_only", run_text_only)):
         small, large = [], []
-        for seed in range(runs):
-            small.append(runner(world, few, steps, seed) * few)
-            large.append(runner(world, many, max(50, steps * few // many), seed) * many)
+        for run in range(runs):
+            seconds = sum(
+                ticks / runner(world, few, ticks, run * episodes + k) for k in range(episodes)
+            )
+            small.append(episodes * ticks * few / seconds)
+            large.append(runner(world, many, ticks, run) * many)
         paired = statistics.median(a / b for a, b in zip(small, large, strict=True))
         print(
             f"{mode:9} {few} agents {statistics.median(small):8,.0f} agent-steps/s, "
             f"{many} agents {statistics.median(large):8,.0f}; per-agent cost x{paired:.2f} "
-            "(median of paired runs)"
+            f"(first {ticks} ticks of episodes; median of paired runs)"
         )
 
 
@@ -322,6 +332,7 @@ def main() -> None:
         help="env counts for --supersuit and --interleave",
     )
     parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--ticks", type=int, default=300, help="episode ticks for --scaling")
     parser.add_argument("--expansion", action="store_true")
     parser.add_argument("--interleave", action="store_true")
     args = parser.parse_args()
@@ -333,7 +344,7 @@ def main() -> None:
         expansion_cost(args.world, 3, args.steps, args.runs)
         return
     if args.scaling:
-        per_agent_scaling(args.world, args.steps // 2, max(args.runs, 5))
+        per_agent_scaling(args.world, args.ticks, max(args.runs, 5))
         return
     if args.supersuit:
         if any(n < 2 or n % 2 for n in args.envs):

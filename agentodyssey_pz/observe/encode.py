@@ -276,16 +276,14 @@ class VectorEncoder:
             view[start + i] = _COUNTS[n] if n < _TOP else 1.0
 
     def _npcs(self, world, agent: AgentState, view: memoryview) -> None:
-        here = world.areas[agent.area_id].npcs
+        here = world.visible_npcs(agent.area_id, agent.id)  # not other agents' personal NPCs
         if not here:
             return
         proto_index, npcs = self.layout.proto_index, world.npcs
-        me, combats = agent.id, agent.combats
+        combats = agent.combats
         seen: dict[int, list[float]] = {}
         for npc_id in here:
             npc = npcs[npc_id]
-            if npc.owner is not None and npc.owner != me:
-                continue  # another agent's personal NPC: not there for me
             i = proto_index.get(npc.def_id)
             if i is None:
                 continue

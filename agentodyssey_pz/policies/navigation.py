@@ -179,10 +179,7 @@ class Navigation:
     def is_safe(self: Any, area_id: str) -> bool:
         """No enemy I can see stands there (enemies ambush whoever stands in their area)."""
         npcs = self.world.npcs
-        return not any(
-            npcs[n].enemy and npcs[n].is_visible_to(self.aid)
-            for n in self.world.areas[area_id].npcs
-        )
+        return not any(npcs[n].enemy for n in self.world.visible_npcs(area_id, self.aid))
 
     def retreat(self: Any) -> Plan:
         """Walk to the nearest area without enemies (nothing to do when I stand in one)."""

@@ -31,7 +31,7 @@ class TraderPlanner(Planner):
 
     def merchants_here(self) -> list[Any]:
         world = self.world
-        here = (world.npcs[n] for n in world.areas[self.agent.area_id].npcs)
+        here = (world.npcs[n] for n in world.visible_npcs(self.agent.area_id, self.aid))
         return [npc for npc in here if self.is_merchant(npc)]
 
     def new_kinds(self) -> list[tuple[str, str]]:

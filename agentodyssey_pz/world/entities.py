@@ -86,7 +86,8 @@ class Npc:
     combat_pattern: tuple[str, ...] = ()
     area_id: str | None = None  # None once it has left the map (killed or removed)
     # A personal NPC (an agent's own quest guide or boss) exists only for that agent: others do not
-    # see it, cannot act on it, and it never acts on them. None = everyone's.
+    # see it, cannot act on it, and it never acts on them. None = everyone's. The world files a
+    # placed NPC under its owner (`World.visible_npcs`): change it with `World.set_npc_owner`.
     owner: str | None = None
 
     def is_visible_to(self, agent_id: str) -> bool:

@@ -130,6 +130,7 @@ def _build(data: dict[str, Any], given: WorldDefinition | None) -> World:
     problems = dangling_references(world)
     if problems:
         raise WorldStateError(problems)
+    world.reindex_npc_areas()
     return world
 
 

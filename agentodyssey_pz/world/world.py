@@ -39,6 +39,19 @@ class World:
         self.added_areas: list[str] = []
         self.graph = AreaGraph()
         self.npcs: dict[str, Npc] = {}
+        # Per area, the ids of the NPCs standing there grouped by owner (None: everyone's NPCs),
+        # each group in arrival order, and each placed NPC's arrival number and the owner it is
+        # filed under. A viewer's NPCs (`visible_npcs`) are two groups, not a walk past every other
+        # agent's personal guides and bosses, which a crowd brings along in numbers. Kept by
+        # `place_npc` and `remove_npc_from_map`, which read the NPC's owner (`set_npc_owner`
+        # changes it for a placed NPC); `reindex_npcs` rebuilds it from `Area.npcs`.
+        self._npcs_by_owner: dict[str, dict[str | None, dict[str, None]]] = {}
+        self._npc_filed: dict[str, tuple[int, str | None]] = {}
+        self._arrivals = 0
+        # Per area, how often its NPCs changed; per viewer, what it saw last (area, that count,
+        # the ids): most ticks nobody comes or goes, and the answer is the same.
+        self._npc_changes: dict[str, int] = {}
+        self._seen: dict[str | None, tuple[str, int, tuple[str, ...]]] = {}
         self.containers: dict[str, ContainerInstance] = {}
         self.writables: dict[str, WritableInstance] = {}
         # Next instance index per definition (indices are never reused, even after removal).
@@ -112,7 +125,20 @@ class World:
         self.names_revision += 1
 
     def reindex_npcs(self) -> None:
+        """Rebuild the name table and the per-area owner groups from the NPC records."""
         self.npc_name_to_id = {npc.name: npc.id for npc in self.npcs.values()}
+        self.reindex_npc_areas()
+
+    def reindex_npc_areas(self) -> None:
+        """Rebuild the per-area owner groups from `Area.npcs` (after a load or an import)."""
+        self._npcs_by_owner = {}
+        self._npc_filed = {}
+        self._arrivals = 0
+        self._npc_changes = {}
+        self._seen = {}
+        for area_id, area in self.areas.items():
+            for npc_id in area.npcs:
+                self._file_npc(self.npcs[npc_id], area_id)
 
     def def_of(self, object_id: str) -> ObjectDef:
         """The definition of a definition id or an instance id (KeyError when unknown)."""
@@ -299,15 +325,88 @@ class World:
         npc = self.npcs[npc_id]
         if npc.area_id is not None:
             self.areas[npc.area_id].npcs.pop(npc_id, None)
+            self._unfile_npc(npc_id, npc.area_id)
         self.areas[area_id].npcs[npc_id] = None
         npc.area_id = area_id
+        self._file_npc(npc, area_id)
 
     def remove_npc_from_map(self, npc_id: str) -> None:
         """Take an NPC off the map; it stays in `npcs` (a killed NPC keeps its record and name)."""
         npc = self.npcs[npc_id]
         if npc.area_id is not None:
             self.areas[npc.area_id].npcs.pop(npc_id, None)
+            self._unfile_npc(npc_id, npc.area_id)
             npc.area_id = None
+
+    def set_npc_owner(self, npc_id: str, owner: str | None) -> None:
+        """Make an NPC personal to an agent (None: everyone's), wherever it stands."""
+        npc = self.npcs[npc_id]
+        area_id = npc.area_id
+        if area_id is None:
+            npc.owner = owner
+            return
+        arrival = self._npc_filed[npc_id][0]  # its place in line stays where it was
+        self._unfile_npc(npc_id, area_id)
+        npc.owner = owner
+        self._file_npc(npc, area_id, arrival)
+
+    def _file_npc(self, npc: Npc, area_id: str, arrival: int | None = None) -> None:
+        """File a placed NPC under its owner: last in line, or at `arrival` (an owner change)."""
+        groups = self._npcs_by_owner.get(area_id)
+        if groups is None:
+            groups = self._npcs_by_owner[area_id] = {}
+        group = groups.get(npc.owner)
+        if group is None:
+            group = groups[npc.owner] = {}
+        self._arrivals += 1
+        if arrival is None:
+            arrival = self._arrivals
+            group[npc.id] = None
+        else:  # back into its place in the group's arrival order
+            members = [*group, npc.id]
+            filed = self._npc_filed
+            members.sort(key=lambda n: arrival if n == npc.id else filed[n][0])
+            group.clear()
+            group.update(dict.fromkeys(members))
+        self._npc_filed[npc.id] = (arrival, npc.owner)
+        self._npc_changes[area_id] = self._arrivals
+
+    def _unfile_npc(self, npc_id: str, area_id: str) -> None:
+        filed = self._npc_filed.pop(npc_id, None)
+        if filed is None:
+            return
+        groups = self._npcs_by_owner[area_id]
+        group = groups[filed[1]]
+        del group[npc_id]
+        if not group:
+            del groups[filed[1]]
+        self._arrivals += 1
+        self._npc_changes[area_id] = self._arrivals
+
+    def visible_npcs(self, area_id: str, viewer: str | None) -> tuple[str, ...]:
+        """Ids of the NPCs in the area that `viewer` can see (everyone's, and its own personal
+        ones; None: everyone's only), in arrival order. The cost grows with what the viewer
+        sees, not with the other agents' personal NPCs standing there."""
+        changes = self._npc_changes.get(area_id, 0)
+        seen = self._seen.get(viewer)
+        if seen is not None and seen[0] == area_id and seen[1] == changes:
+            return seen[2]
+        ids = self._visible_now(area_id, viewer)
+        self._seen[viewer] = (area_id, changes, ids)
+        return ids
+
+    def _visible_now(self, area_id: str, viewer: str | None) -> tuple[str, ...]:
+        groups = self._npcs_by_owner.get(area_id)
+        if not groups:
+            return ()
+        public = groups.get(None, {})
+        own = groups.get(viewer) if viewer is not None else None
+        if not own:
+            return tuple(public)
+        if not public:
+            return tuple(own)
+        filed = self._npc_filed
+        return tuple(sorted([*public, *own], key=lambda npc_id: filed[npc_id][0]))
 
     def delete_npc(self, npc_id: str) -> None:
         self.remove_npc_from_map(npc_id)
@@ -334,9 +433,7 @@ class World:
     def npcs_seen_by(self, area_id: str, viewer: str) -> list[Npc]:
         """NPCs in the area that `viewer` can see, in arrival order."""
         npcs = self.npcs
-        return [
-            npc for npc in (npcs[n] for n in self.areas[area_id].npcs) if npc.is_visible_to(viewer)
-        ]
+        return [npcs[n] for n in self.visible_npcs(area_id, viewer)]
 
     # ----------------------------------------------------------------- queries
     def dist_areas(self) -> list[Area]:

@@ -72,10 +72,11 @@ def merchant_for(
 
 
 def merchants_here(world: World, agent: AgentState) -> list[Npc]:
-    """Merchants standing in the agent's area that their own name resolves to, in arrival order."""
+    """Merchants in the agent's area that it can see and their own name resolves to, in arrival
+    order."""
     npcs, by_name = world.npcs, world.npc_name_to_id
     found = []
-    for npc_id in world.areas[agent.area_id].npcs:
+    for npc_id in world.visible_npcs(agent.area_id, agent.id):
         npc = npcs[npc_id]
         if npc.role == MERCHANT_ROLE and by_name.get(npc.name) == npc_id:
             found.append(npc)

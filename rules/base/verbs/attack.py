@@ -110,16 +110,14 @@ class Attack(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        here = world.areas[agent.area_id].npcs
-        if not here or agent.attack <= 0:  # refusal(): too weak to hurt anyone
+        if agent.attack <= 0:  # refusal(): too weak to hurt anyone
             return []
-        names, npcs, me = world.npc_name_to_id, world.npcs, agent.id
+        # Another agent's personal NPC is not there for me (`visible_npcs`); a name shadowed by
+        # another NPC's resolves elsewhere, so it cannot target this one.
+        names, npcs = world.npc_name_to_id, world.npcs
         out: list[tuple[str | None, tuple[str, ...]]] = []
-        for npc_id in here:
+        for npc_id in world.visible_npcs(agent.area_id, agent.id):
             npc = npcs[npc_id]
-            # Another agent's personal NPC is not there for me; a name shadowed by another NPC's
-            # resolves elsewhere, so it cannot target this one.
-            visible = npc.owner is None or npc.owner == me
-            if visible and names.get(npc.name) == npc_id and refusal(agent, npc) is None:
+            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
                 out.append((npc.def_id, (npc.name,)))
         return out

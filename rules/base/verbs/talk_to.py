@@ -72,14 +72,11 @@ class TalkTo(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        here = world.areas[agent.area_id].npcs
-        if not here:
-            return []
-        names, npcs, me = world.npc_name_to_id, world.npcs, agent.id
+        names, npcs = world.npc_name_to_id, world.npcs
         out: list[tuple[str | None, tuple[str, ...]]] = []
-        for npc_id in here:
+        # Visible to me (not another agent's personal NPC) and not shadowed by another name.
+        for npc_id in world.visible_npcs(agent.area_id, agent.id):
             npc = npcs[npc_id]
-            # Visible to me (not another agent's personal NPC) and not shadowed by another name.
-            if (npc.owner is None or npc.owner == me) and names.get(npc.name) == npc_id:
+            if names.get(npc.name) == npc_id:
                 out.append((npc.def_id, (npc.name,)))
         return out
