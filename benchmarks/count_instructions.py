@@ -1,11 +1,11 @@
 """Instructions per env step (valgrind's callgrind): a steady measure of the hot path's cost.
 
-Usage: python benchmarks/count_instructions.py [--mode vector|text_only] [--steps 300] [--agents 3]
-                                               [--world default]
+Usage: python benchmarks/count_instructions.py [--mode vector|text|text_only] [--steps 300]
+                                               [--agents 3] [--world default]
 
 Wall-clock speed on a shared VM drifts by 20-40% within minutes; the number of instructions a step
 executes does not (two runs of the same code agree within about 0.5%). This script plays
-`bench_env.py`'s trajectory (masked random actions in vector mode; in text_only mode a random verb,
+`bench_env.py`'s trajectory (masked random actions in vector mode; in the text modes a random verb,
 then a random command from the valid-action list) twice under callgrind, for 0 steps and for
 `--steps` steps, with address-space randomisation off, `PYTHONHASHSEED=0` and one BLAS thread, and
 prints the difference per step: start-up and the first reset cancel out. To compare two commits,
@@ -22,17 +22,17 @@ import shutil
 import subprocess
 import sys
 
-from bench_env import run_text_only, run_vector  # this folder is first on sys.path
+from bench_env import run_text, run_text_only, run_vector  # this folder is first on sys.path
 
 import agentodyssey_pz
 
-MODES = ("vector", "text_only")
+RUNS = {"vector": run_vector, "text": run_text, "text_only": run_text_only}
+MODES = tuple(RUNS)
 
 
 def play(world: str, agents: int, mode: str, steps: int) -> None:
     """The measured trajectory (seed 0), without valgrind: `bench_env.py`'s own loops."""
-    run = run_vector if mode == "vector" else run_text_only
-    run(world, agents, steps, 0)
+    RUNS[mode](world, agents, steps, 0)
 
 
 def instructions(args: argparse.Namespace, steps: int) -> int:

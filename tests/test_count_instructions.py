@@ -1,4 +1,4 @@
-"""benchmarks/count_instructions.py: the trajectory it measures runs in both modes, and without
+"""benchmarks/count_instructions.py: the trajectory it measures runs in every mode, and without
 valgrind it says what it needs instead of failing inside a subprocess. (The count itself needs
 valgrind and a minute; it is a figure, not a test.)"""
 
@@ -13,7 +13,7 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "count_instructions.py"
 
 
-@pytest.mark.parametrize("mode", ["vector", "text_only"])
+@pytest.mark.parametrize("mode", ["vector", "text", "text_only"])
 def test_the_measured_trajectory_plays(mode: str) -> None:
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--play", "20", "--mode", mode, "--agents", "2"],

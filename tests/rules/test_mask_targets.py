@@ -89,7 +89,7 @@ def test_verbs_that_promise_it_list_exactly_their_mask_parameters(world: str) ->
     so their valid parameters must be exactly the parameters of their mask targets."""
     game = make_game(world, agents=3, seed=11, tutorial=False)
     promising = [v for v, r in game.engine.rules.items() if reuses_mask(type(r))]
-    assert {"pick_up", "drop", "enter", "attack", "talk_to"} <= set(promising)
+    assert {"pick_up", "drop", "enter", "attack", "talk_to", "inspect"} <= set(promising)
     catalogue = ActionCatalogue(game.definition, game.engine.rules)
     rng = random.Random(world)
     checked = 0

@@ -99,6 +99,7 @@ class Inspect(BaseActionRule):
     description = "Look closely at my inventory, a container, or something I hold or see."
     catalogue = CatalogueShape("object", name=0, words=(INVENTORY,))
     lists_from_reach = True  # its listings read only what `reach_key` covers
+    valid_params_from_mask = True  # both are `listed`
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
