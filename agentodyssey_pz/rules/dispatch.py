@@ -13,7 +13,17 @@ from collections.abc import Iterable
 from agentodyssey_pz.rules.base import LOG, BaseActionRule, RuleResult, add_action_rule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.hints import name_hint
-from agentodyssey_pz.rules.parse import Command, ParseFailure, VerbTable, parse_action
+from agentodyssey_pz.rules.parse import (
+    MAX_COMMAND_LENGTH,
+    Command,
+    ParseFailure,
+    VerbTable,
+    parse_action,
+)
+
+# Parsed commands kept per engine: parsing is a pure function of the text (the verb table never
+# changes), and agents repeat the same few hundred commands. Emptied when full: at most about 4 MB.
+PARSE_CACHE_SIZE = 4096
 
 
 class ActionRuleEngine:
@@ -37,9 +47,18 @@ class ActionRuleEngine:
                     phrases.append((alias, rule.name))
         self.verbs = VerbTable(phrases)
         self.verb_list = ", ".join(r.verb for r in self.rules.values())
+        self._parsed: dict[str, Command | ParseFailure] = {}
 
     def parse(self, text: object) -> Command | ParseFailure:
-        return parse_action(text, self.verbs)
+        # Not kept: a str subclass (it may compare unlike its text) and over-long text (refused).
+        if type(text) is not str or len(text) > MAX_COMMAND_LENGTH:
+            return parse_action(text, self.verbs)
+        parsed = self._parsed.get(text)
+        if parsed is None:
+            if len(self._parsed) >= PARSE_CACHE_SIZE:
+                self._parsed.clear()
+            parsed = self._parsed[text] = parse_action(text, self.verbs)
+        return parsed
 
     def reject(self, agent_id: str, raw: object, failure: ParseFailure, res: RuleResult) -> None:
         if raw is failure or raw is None:  # refused before parsing, or no command at all

@@ -182,3 +182,29 @@ def test_feedback_for_an_id_without_an_entry_creates_one() -> None:
     assert res.feedback_keys("agent_9") == ["note.seen"]
     assert res.feedback_keys("env") == ["env.refused"] and res.action_ok["env"] is False
     assert res.feedback_keys("agent_0") == []
+
+
+def test_parsed_commands_are_kept_bounded_and_equal_to_a_fresh_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`parse` keeps what it parsed (agents repeat commands), never more than PARSE_CACHE_SIZE
+    texts, never over-long text or a str subclass, and always answers what `parse_action` says."""
+    import agentodyssey_pz.rules.dispatch as dispatch
+    from agentodyssey_pz.rules.parse import MAX_COMMAND_LENGTH, parse_action
+
+    monkeypatch.setattr(dispatch, "PARSE_CACHE_SIZE", 8)
+    engine = make_game().engine
+    texts = [f"pick up coin_{i}" for i in range(20)] + ["dance", 'write "a b" note', "  wait  "]
+    for text in texts * 2:
+        assert engine.parse(text) == parse_action(text, engine.verbs)
+        assert len(engine._parsed) <= 8
+    assert engine.parse("  wait  ") is engine.parse("  wait  ")  # kept
+
+    class Loud(str):
+        pass
+
+    engine._parsed.clear()
+    assert engine.parse(Loud("wait")) == Command("wait", ())
+    too_long = "wait " + "x" * MAX_COMMAND_LENGTH
+    assert "characters long" in engine.parse(too_long).reason
+    assert engine._parsed == {}
