@@ -6,6 +6,8 @@ is often unchanged from one tick to the next (about half the ticks of a random w
 environment keeps, per agent, the reach it last saw (`world.agents.reach_key`) and what those verbs
 listed in it; a different reach, or a different World (reset, resume), starts the agent afresh.
 Where reaches keep changing (crowded areas) the keys cost more than they save, and lookups pause.
+A valid-action list built right after the mask of the same state (text mode) takes the mask's answer
+(`again`) rather than building the key twice.
 The listings are the very lists the rules returned: callers must not change them (`masks` copies
 the lists it hands out).
 """
@@ -53,39 +55,52 @@ class ListingCache:
         self._world: World | None = None
         self._rules: dict[str, Any] | None = None
         self._by_agent: dict[str, AgentListings] = {}
+        self._handed: dict[str, AgentListings | None] = {}  # each agent's last `for_agent` answer
         self.reach_verbs: frozenset[str] = frozenset()
         self._calls = self._reused = self._paused = 0
 
     def clear(self) -> None:
         self._world = None
         self._by_agent.clear()
+        self._handed.clear()
         self._calls = self._reused = self._paused = 0
 
     def for_agent(
         self, world: World, rules: dict[str, Any], agent: AgentState
     ) -> AgentListings | None:
         """The agent's listings for its reach now (empty when the reach changed); None when its
-        reach has no key (`reach_key`): list afresh and keep nothing."""
+        reach has no key (`reach_key`) or lookups are paused: list afresh and keep nothing."""
         if world is not self._world or rules is not self._rules:
             self._by_agent.clear()
+            self._handed.clear()
             self._world, self._rules = world, rules
             self.reach_verbs = frozenset(v for v, r in rules.items() if lists_from_reach(type(r)))
+        listings: AgentListings | None = None
         if self._paused:
             self._paused -= 1
-            return None
-        self._calls += 1
-        if self._calls == PROBE_CALLS:
-            if self._reused < MIN_REUSE * PROBE_CALLS:
-                self._paused = PAUSE_CALLS
-                self._by_agent.clear()
-            self._calls = self._reused = 0
-        key = reach_key(world, agent)
-        if key is None:
-            self._by_agent.pop(agent.id, None)
-            return None
-        listings = self._by_agent.get(agent.id)
-        if listings is None or listings.key != key:
-            listings = self._by_agent[agent.id] = AgentListings(key, self.reach_verbs)
         else:
-            self._reused += 1
+            self._calls += 1
+            if self._calls == PROBE_CALLS:
+                if self._reused < MIN_REUSE * PROBE_CALLS:
+                    self._paused = PAUSE_CALLS
+                    self._by_agent.clear()
+                self._calls = self._reused = 0
+            key = reach_key(world, agent)
+            if key is None:
+                self._by_agent.pop(agent.id, None)
+            else:
+                listings = self._by_agent.get(agent.id)
+                if listings is None or listings.key != key:
+                    listings = self._by_agent[agent.id] = AgentListings(key, self.reach_verbs)
+                else:
+                    self._reused += 1
+        self._handed[agent.id] = listings
         return listings
+
+    def again(self, world: World, rules: dict[str, Any], agent: AgentState) -> AgentListings | None:
+        """What the last `for_agent` handed out for this agent, for a caller that knows nothing
+        has changed since (the valid-action list built right after the mask of the same state):
+        no key to build and compare. As `for_agent` when it has not been asked in this world."""
+        if world is not self._world or rules is not self._rules or agent.id not in self._handed:
+            return self.for_agent(world, rules, agent)
+        return self._handed[agent.id]

@@ -14,12 +14,13 @@ import numpy as np
 
 from agentodyssey_pz.errors import RuleError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
-from agentodyssey_pz.observe.listing_cache import ListingCache
+from agentodyssey_pz.observe.listing_cache import AgentListings, ListingCache
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
 
 if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
+    from agentodyssey_pz.world.agents import AgentState
 
 # The spec's grouping order (observations-and-loop 10), with `talk to` and `defend` added as it
 # recommends; verbs of other packs follow in rule order.
@@ -99,7 +100,7 @@ def valid_params_by_verb(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
-    kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
+    kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: ParamsByVerb = {}
     for verb_id in verbs_in_order(rules):
         rule = rules[verb_id]
@@ -145,7 +146,7 @@ def valid_actions(
         }
     agent = game.agents[agent_id]
     ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
-    kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
+    kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
     for verb_id in verbs_in_order(rules):
         rule = rules[verb_id]
@@ -168,6 +169,18 @@ def valid_actions(
         if lines:
             out[rule.verb] = lines
     return out
+
+
+def _kept_listings(
+    cache: ListingCache | None, game: Game, rules: dict, agent: AgentState, *, same_state: bool
+) -> AgentListings | None:
+    """The cache's listings for this agent; `same_state`: the caller also holds the mask of this
+    very state, whose lookup answered for it already."""
+    if cache is None:
+        return None
+    if same_state:
+        return cache.again(game.world, rules, agent)
+    return cache.for_agent(game.world, rules, agent)
 
 
 def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:

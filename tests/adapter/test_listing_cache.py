@@ -153,3 +153,44 @@ def test_lookups_pause_when_reaches_keep_changing() -> None:
     assert kept is not None
     for _ in range(2 * listing_cache.PROBE_CALLS):  # an unchanged reach: never paused
         assert cache.for_agent(world, rules, me) is kept
+
+
+def test_again_answers_what_the_last_lookup_handed_out_without_a_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`again` (the valid-action list right after the mask of the same state) hands out the
+    agent's last answer, a paused None included, without building a key; for an agent not looked
+    up yet, or in another world, it looks up as `for_agent` does."""
+    one, two = make_game(agents=2, seed=1), make_game(seed=2)
+    rules = one.engine.rules
+    me, her = one.agents["agent_0"], one.agents["agent_1"]
+    keys = []
+    monkeypatch.setattr(listing_cache, "reach_key", lambda w, a: keys.append(a.id) or (a.id,))
+    cache = ListingCache()
+    first = cache.again(one.world, rules, me)  # never looked up: a lookup
+    assert first is not None and keys == ["agent_0"]
+    assert cache.again(one.world, rules, me) is first
+    assert cache.for_agent(one.world, rules, her) is not first
+    assert cache.again(one.world, rules, me) is first and keys == ["agent_0", "agent_1"]
+    assert cache.again(two.world, rules, two.agents["agent_0"]) is not first  # another world
+    assert keys[-1] == "agent_0" and len(keys) == 3
+    cache._paused = 1
+    assert cache.for_agent(two.world, rules, two.agents["agent_0"]) is None
+    assert cache.again(two.world, rules, two.agents["agent_0"]) is None
+    assert len(keys) == 3
+
+
+def test_text_mode_lists_once_per_agent_and_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a mask and valid actions (text mode), the valid-action list reuses the mask's lookup:
+    one reach key per agent and step."""
+    env = agentodyssey_pz.parallel_env(
+        world=TINY_WORLD, num_agents=2, obs_mode="text", valid_actions_in_info=True
+    )
+    env.reset(seed=3)
+    keys = []
+    monkeypatch.setattr(
+        listing_cache, "reach_key", lambda w, a: keys.append(a.id) or reach_key(w, a)
+    )
+    for _ in range(5):
+        env.step(dict.fromkeys(env.agents, "wait"))
+    assert keys == ["agent_0", "agent_1"] * 5
