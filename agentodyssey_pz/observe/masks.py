@@ -8,7 +8,7 @@ other agents idle). Lists are built only when asked for.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -83,6 +83,27 @@ def verbs_in_order(rules: dict) -> tuple[str, ...]:
     return _verb_order(tuple(rules))
 
 
+# (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
+# order: what the per-agent listing loops need, found once per rule set instead of per verb and
+# agent. A game's rule set never changes once built; kept by identity (and size, in case a caller
+# changes it anyway), a handful per process.
+ListingPlan = tuple[tuple[str, Any, str, bool], ...]
+_PLANS: dict[int, tuple[dict, int, ListingPlan]] = {}
+
+
+def listing_plan(rules: dict) -> ListingPlan:
+    found = _PLANS.get(id(rules))
+    if found is None or found[0] is not rules or found[1] != len(rules):
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        plan = tuple(
+            (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))
+            for verb_id in verbs_in_order(rules)
+        )
+        found = _PLANS[id(rules)] = (rules, len(rules), plan)
+    return found[2]
+
+
 def valid_params_by_verb(
     game: Game,
     agent_id: str,
@@ -102,12 +123,11 @@ def valid_params_by_verb(
     ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: ParamsByVerb = {}
-    for verb_id in verbs_in_order(rules):
-        rule = rules[verb_id]
+    for verb_id, rule, _, from_mask in listing_plan(rules):
         cached = kept.params.get((verb_id, all_amounts)) if kept is not None else None
         if cached is not None:
             params_list = list(cached)
-        elif mask_options is not None and reuses_mask(type(rule)):
+        elif from_mask and mask_options is not None:
             params_list = [params for _, params in mask_options.get(verb_id, ())]
         else:
             ctx.action = verb_id
@@ -148,14 +168,12 @@ def valid_actions(
     ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
-    for verb_id in verbs_in_order(rules):
-        rule = rules[verb_id]
+    for verb_id, rule, phrase, from_mask in listing_plan(rules):
         cached = kept.commands.get(verb_id) if kept is not None else None
         if cached is not None:
             lines = list(cached)
         else:
-            if mask_options is not None and reuses_mask(type(rule)):
-                phrase = rule.verb
+            if from_mask and mask_options is not None:
                 lines = [command_text(phrase, p) for _, p in mask_options.get(verb_id, ())]
             else:
                 ctx.action = verb_id
@@ -167,7 +185,7 @@ def valid_actions(
                 kept.commands[verb_id] = lines
                 lines = list(lines)
         if lines:
-            out[rule.verb] = lines
+            out[phrase] = lines
     return out
 
 

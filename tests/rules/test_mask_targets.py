@@ -16,7 +16,13 @@ from harness import act, give, make_game
 from worlds_helper import bundled_worlds
 
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
-from agentodyssey_pz.observe.masks import action_mask, reuses_mask, valid_actions
+from agentodyssey_pz.observe.masks import (
+    action_mask,
+    listing_plan,
+    reuses_mask,
+    valid_actions,
+    verbs_in_order,
+)
 from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
@@ -130,6 +136,20 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
 
     assert reuses_mask(Promising)
     assert not reuses_mask(NewList)
+
+
+def test_the_listing_plan_follows_its_rule_set() -> None:
+    """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase and mask
+    promise; found again for the same dict, made afresh for another one or a changed one."""
+    rules = make_game().engine.rules
+    plan = listing_plan(rules)
+    assert [v for v, *_ in plan] == list(verbs_in_order(rules))
+    assert all(r is rules[v] and p == r.verb and m == reuses_mask(type(r)) for v, r, p, m in plan)
+    assert listing_plan(rules) is plan
+    copied = dict(rules)
+    assert listing_plan(copied) == plan and listing_plan(copied) is not plan
+    del copied["wait"]
+    assert "wait" not in [v for v, *_ in listing_plan(copied)]
 
 
 @pytest.mark.parametrize("world", bundled_worlds())
