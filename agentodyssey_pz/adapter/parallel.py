@@ -279,7 +279,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.agents = [] if ended else list(self.possible_agents)
         self._last = result
         self._start_journal()
-        with self._stopping_on_error():
+        with self._stopping_on_error(), self._listings.listing_phase():
             observations = {a: self._observe(a, result) for a in self.agents}
             infos = {a: self._info(a, result) for a in self.agents}
         if self.render_mode == "human":  # gymnasium's convention: human mode renders by itself
@@ -306,7 +306,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         terminated = result.terminated
         truncated = self.num_cycles >= self.config.max_cycles and not terminated
         agents = self.agents
-        with self._stopping_on_error():
+        with self._stopping_on_error(), self._listings.listing_phase():
             observations = {a: self._observe(a, result) for a in agents}
             rewards = {a: self._reward(result.rewards[a]) for a in agents}
             infos = {a: self._info(a, result) for a in agents}

@@ -14,7 +14,9 @@ the lists it hands out).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 from agentodyssey_pz.world.agents import AgentState, reach_key
@@ -56,8 +58,20 @@ class ListingCache:
         self._rules: dict[str, Any] | None = None
         self._by_agent: dict[str, AgentListings] = {}
         self._handed: dict[str, AgentListings | None] = {}  # each agent's last `for_agent` answer
+        self.shared: dict[Any, Any] | None = None  # `RuleContext.shared` during a `listing_phase`
         self.reach_verbs: frozenset[str] = frozenset()
         self._calls = self._reused = self._paused = 0
+
+    @contextlib.contextmanager
+    def listing_phase(self) -> Iterator[None]:
+        """A stretch in which the state does not change (an env building every agent's
+        observation and info after a tick): listing code may share work across agents through
+        `RuleContext.shared` within it, and only within it."""
+        self.shared = {}
+        try:
+            yield
+        finally:
+            self.shared = None
 
     def clear(self) -> None:
         self._world = None

@@ -120,7 +120,8 @@ def valid_params_by_verb(
     environment's listings of earlier ticks, reused for reach-only verbs while the reach holds."""
     rules = game.engine.rules
     agent = game.agents[agent_id]
-    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
+    shared = cache.shared if cache is not None else None
+    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index, shared)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: ParamsByVerb = {}
     for verb_id, rule, _, from_mask in listing_plan(rules):
@@ -165,7 +166,8 @@ def valid_actions(
             for verb, params_list in params_by_verb.items()
         }
     agent = game.agents[agent_id]
-    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
+    shared = cache.shared if cache is not None else None
+    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index, shared)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
     for verb_id, rule, phrase, from_mask in listing_plan(rules):
@@ -229,7 +231,8 @@ def action_mask(
     rules = game.engine.rules
     slots_of = catalogue.slots
     agent = game.agents[agent_id]
-    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index)
+    shared = cache.shared if cache is not None else None
+    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index, shared)
     kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
     kept_found = kept.found if kept is not None else None
     for verb in catalogue.verbs:

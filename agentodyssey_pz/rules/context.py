@@ -65,6 +65,10 @@ class RuleContext:
     action: str  # the verb's canonical id (`pick_up`), "" for step rules
     params: tuple[str, ...]
     step_index: int
+    # While an environment lists what its agents may do (masks, valid actions), nothing changes:
+    # listing code may keep what every agent of an area would work out alike here (the ground's
+    # containers, their contents) under keys of its own. None outside such a phase.
+    shared: dict[Any, Any] | None = None
 
     @property
     def actor(self) -> AgentState:

@@ -9,12 +9,17 @@ quirk 4).
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentodyssey_pz.rules.base import IN_HAND
 from agentodyssey_pz.world.agents import AgentState, container_load
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
 
 from .carrying import INVENTORY, is_reachable_container
+
+# `RuleContext.shared`: what the agents of a listing phase share (None outside one).
+Shared = dict[Any, Any] | None
 
 # Outcome suffixes of a failed lookup (each verb prefixes its own id: `store.no_inventory`).
 NO_INVENTORY = "no_inventory"
@@ -41,8 +46,15 @@ def locate_container(
     return world.containers[cid], "", ""
 
 
-def free_space(world: World, container: ContainerInstance) -> int:
-    """Capacity left (negative when a container is over-full)."""
+def free_space(world: World, container: ContainerInstance, shared: Shared = None) -> int:
+    """Capacity left (negative when a container is over-full). `shared`: `RuleContext.shared`,
+    where the agents of a crowded area, listing what they may store, work it out once."""
+    if shared is not None:
+        key = ("free_space", container.id)
+        room = shared.get(key)
+        if room is None:
+            room = shared[key] = free_space(world, container)
+        return room
     return (world.def_of(container.id).capacity or 0) - container_load(world, container)
 
 
@@ -52,23 +64,51 @@ def names_itself(world: World, oid: str) -> str | None:
     return found[1] if found is not None else None
 
 
-def reachable_containers(world: World, agent: AgentState) -> list[tuple[str, ContainerInstance]]:
+def reachable_containers(
+    world: World, agent: AgentState, shared: Shared = None
+) -> list[tuple[str, ContainerInstance]]:
     """Every (name, container) a command can use right now: `inventory` first when one is
     equipped, then container instances held in hand, the equipped one, and those on the ground,
-    each by an instance name that resolves to it. Looks only at hands, equipment and this ground."""
+    each by an instance name that resolves to it. Looks only at hands, equipment and this ground.
+    `shared`: `RuleContext.shared`, where the ground's part is worked out once per area."""
     containers = world.containers
     found: list[tuple[str, ContainerInstance]] = []
-    if agent.inventory_id is not None:
-        found.append((INVENTORY, containers[agent.inventory_id]))
     seen: set[str] = set()
-    candidates = [*agent.hands, agent.inventory_id, *world.areas[agent.area_id].objects]
-    for cid in candidates:
-        if cid not in containers or cid in seen:  # most things here are not containers
+    inventory_id = agent.inventory_id
+    if inventory_id is not None:
+        found.append((INVENTORY, containers[inventory_id]))
+    for cid in (*agent.hands, inventory_id):
+        if cid not in containers or cid in seen:  # most things in hand are not containers
             continue
         seen.add(cid)
         name = names_itself(world, cid)
         if name is not None and name != INVENTORY:
             found.append((name, containers[cid]))
+    ground = ground_containers(world, agent.area_id, shared)
+    if seen:  # an instance lies in one place only; kept exact even where a state breaks that
+        ground = [(name, box) for name, box in ground if box.id not in seen]
+    return found + ground if found else list(ground)
+
+
+def ground_containers(
+    world: World, area_id: str, shared: Shared = None
+) -> list[tuple[str, ContainerInstance]]:
+    """(name, container) of each container on the ground of an area that its instance name
+    resolves to (not the literal `inventory`), in ground order; the list is `shared`'s when given
+    (read it, never change it)."""
+    if shared is not None:
+        key = ("ground_containers", area_id)
+        found = shared.get(key)
+        if found is None:
+            found = shared[key] = ground_containers(world, area_id)
+        return found
+    containers = world.containers
+    found = []
+    for cid in world.areas[area_id].objects:
+        if cid in containers:
+            name = names_itself(world, cid)
+            if name is not None and name != INVENTORY:
+                found.append((name, containers[cid]))
     return found
 
 
@@ -89,8 +129,17 @@ def catalogue_containers(
     return found
 
 
-def contents_by_name(world: World, container: ContainerInstance) -> list[tuple[str, str, int]]:
-    """(name, id, count) of each entry of a container whose name resolves back to it."""
+def contents_by_name(
+    world: World, container: ContainerInstance, shared: Shared = None
+) -> list[tuple[str, str, int]]:
+    """(name, id, count) of each entry of a container whose name resolves back to it; the list is
+    `shared`'s when given (`RuleContext.shared`: read it, never change it)."""
+    if shared is not None:
+        key = ("contents_by_name", container.id)
+        listed = shared.get(key)
+        if listed is None:
+            listed = shared[key] = contents_by_name(world, container)
+        return listed
     listed = []
     for oid, count in container.items.items():
         name = names_itself(world, oid)

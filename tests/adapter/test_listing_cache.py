@@ -194,3 +194,81 @@ def test_text_mode_lists_once_per_agent_and_step(monkeypatch: pytest.MonkeyPatch
     for _ in range(5):
         env.step(dict.fromkeys(env.agents, "wait"))
     assert keys == ["agent_0", "agent_1"] * 5
+
+
+def test_a_listing_phase_shares_work_only_while_it_lasts() -> None:
+    """`listing_phase`: `RuleContext.shared` is a dict inside it (the env's observation and info
+    building after a tick) and None outside, also after listing code raised."""
+    cache = ListingCache()
+    assert cache.shared is None
+    with cache.listing_phase():
+        assert cache.shared == {}
+    assert cache.shared is None
+    with pytest.raises(RuntimeError), cache.listing_phase():
+        raise RuntimeError("a rule's listing raised")
+    assert cache.shared is None
+
+
+def test_agents_of_a_crowded_area_share_its_containers_and_list_as_alone() -> None:
+    """Four agents by nine crates (beyond the key's limit, so nothing is kept between ticks): in
+    one phase they share the ground's containers, contents and free space, and each lists exactly
+    what it lists without the cache; a crate filled between phases shows in the next."""
+    game = make_game(agents=4)
+    clear_world(game)
+    area = game.agents["agent_0"].area_id
+    for agent_id in game.agent_ids:
+        move_to(game, agent_id, area)
+    crates = [
+        crate_in_reach(game, "ground", {"obj_pear": i + 1})
+        for i in range(agents_module.REACH_KEY_MAX_GROUND_CONTAINERS + 1)
+    ]
+    give(game, "agent_1", "obj_pear", 2)
+    give(game, "agent_2", "obj_crate")  # a container in hand, listed before the ground's
+    catalogue = agentodyssey_pz.parallel_env(world=TINY_WORLD, num_agents=1).catalogue
+
+    def listings(cache: ListingCache | None) -> dict[str, object]:
+        out = {}
+        for agent_id in game.agent_ids:
+            options: dict = {}
+            mask = action_mask(game, agent_id, catalogue, options=options, cache=cache)
+            out[agent_id] = (
+                mask.tolist(),
+                valid_actions(game, agent_id, mask_options=options, cache=cache),
+                valid_params_by_verb(game, agent_id, cache=cache),
+            )
+        return out
+
+    cache = ListingCache()
+    with cache.listing_phase():
+        together = listings(cache)
+        shared_keys = {key[0] for key in cache.shared}
+    assert together == listings(None)
+    assert {"ground_containers", "contents_by_name", "free_space"} <= shared_keys
+    assert any(c.startswith("store 1 pear") for c in together["agent_1"][1]["store"])
+    game.world.containers[crates[0]].items["obj_pear"] = 40
+    with cache.listing_phase():
+        after = listings(cache)
+    assert after != together
+    assert after == listings(None)
+
+
+def test_the_env_builds_observations_and_infos_in_one_listing_phase() -> None:
+    """Reset and step list every agent's mask and valid actions inside one phase, then end it."""
+    env = agentodyssey_pz.parallel_env(
+        world=TINY_WORLD, num_agents=2, obs_mode="text", valid_actions_in_info=True
+    )
+    seen = []
+    for verb in ("store", "enter"):
+        rule = env.game.engine.rules[verb]
+        for method in ("mask_targets", "valid_commands"):
+            original = getattr(rule, method)
+
+            def record(ctx, _original=original):  # type: ignore[no-untyped-def]
+                seen.append(ctx.shared is not None)
+                return _original(ctx)
+
+            setattr(rule, method, record)
+    env.reset(seed=1)
+    env.step(dict.fromkeys(env.agents, "wait"))
+    assert len(seen) >= 8 and all(seen)
+    assert env._listings.shared is None

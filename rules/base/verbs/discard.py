@@ -109,11 +109,11 @@ class Discard(ListsAmounts, BaseActionRule):
 
     def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Each entry of each container in reach, amounts 1..its count."""
-        world = ctx.world
+        world, shared = ctx.world, ctx.shared
         return [
             ((name, cname), count)
-            for cname, container in reachable_containers(world, ctx.actor)
-            for name, _, count in contents_by_name(world, container)
+            for cname, container in reachable_containers(world, ctx.actor, shared)
+            for name, _, count in contents_by_name(world, container, shared)
         ]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:

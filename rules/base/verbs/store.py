@@ -192,13 +192,14 @@ class Store(ListsAmounts, BaseActionRule):
 
     def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         """Each storable object in hand or here (once) x each destination in reach x 1..max."""
-        agent, world = ctx.actor, ctx.world
-        destinations = reachable_containers(world, agent)
+        agent, world, shared = ctx.actor, ctx.world, ctx.shared
+        destinations = reachable_containers(world, agent, shared)
         if not destinations:
             return []
         ground = world.areas[agent.area_id].objects
         rooms = [
-            (cname, container, free_space(world, container)) for cname, container in destinations
+            (cname, container, free_space(world, container, shared))
+            for cname, container in destinations
         ]
         hands = agent.hands
         listed: AmountRuns = []

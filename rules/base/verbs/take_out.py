@@ -83,10 +83,11 @@ class TakeOut(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.hands_full:
             return []
+        shared = ctx.shared
         return [
             (name, cname)
-            for cname, container in reachable_containers(world, agent)
-            for name, _, _ in contents_by_name(world, container)
+            for cname, container in reachable_containers(world, agent, shared)
+            for name, _, _ in contents_by_name(world, container, shared)
         ]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
