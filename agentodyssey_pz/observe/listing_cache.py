@@ -14,9 +14,7 @@ the lists it hands out).
 
 from __future__ import annotations
 
-import contextlib
 import functools
-from collections.abc import Iterator
 from typing import Any
 
 from agentodyssey_pz.world.agents import AgentState, reach_key
@@ -52,6 +50,21 @@ MIN_REUSE = 0.3
 PAUSE_CALLS = 4096
 
 
+class ListingPhase:
+    """`ListingCache.listing_phase`'s `with` block (a plain class: it is entered every step)."""
+
+    __slots__ = ("_cache",)
+
+    def __init__(self, cache: ListingCache) -> None:
+        self._cache = cache
+
+    def __enter__(self) -> None:
+        self._cache.shared = {}
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._cache.shared = None
+
+
 class ListingCache:
     def __init__(self) -> None:
         self._world: World | None = None
@@ -59,19 +72,15 @@ class ListingCache:
         self._by_agent: dict[str, AgentListings] = {}
         self._handed: dict[str, AgentListings | None] = {}  # each agent's last `for_agent` answer
         self.shared: dict[Any, Any] | None = None  # `RuleContext.shared` during a `listing_phase`
+        self._phase = ListingPhase(self)
         self.reach_verbs: frozenset[str] = frozenset()
         self._calls = self._reused = self._paused = 0
 
-    @contextlib.contextmanager
-    def listing_phase(self) -> Iterator[None]:
+    def listing_phase(self) -> ListingPhase:
         """A stretch in which the state does not change (an env building every agent's
-        observation and info after a tick): listing code may share work across agents through
-        `RuleContext.shared` within it, and only within it."""
-        self.shared = {}
-        try:
-            yield
-        finally:
-            self.shared = None
+        observation and info after a tick), as a `with` block: listing code may share work across
+        agents through `RuleContext.shared` within it, and only within it."""
+        return self._phase
 
     def clear(self) -> None:
         self._world = None
