@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
@@ -75,3 +75,20 @@ class RuleContext:
         """The acting agent (action rules only)."""
         assert self.agent is not None, "step rules have no acting agent"
         return self.agent
+
+
+T = TypeVar("T")
+
+
+def once_per_phase(
+    shared: dict[Any, Any] | None, key: Any, compute: Callable[..., T], *args: Any
+) -> T:
+    """`compute(*args)`, worked out once per listing phase under `key` when `shared` (a
+    `RuleContext.shared`) is given, so every agent of a crowded area reads the same answer; the
+    answer must depend on the state alone, not on who asks, and must never be changed."""
+    if shared is None:
+        return compute(*args)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = compute(*args)
+    return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentodyssey_pz.rules.base import IN_HAND
+from agentodyssey_pz.rules.context import once_per_phase
 from agentodyssey_pz.world.agents import AgentState, container_load
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
@@ -49,12 +50,10 @@ def locate_container(
 def free_space(world: World, container: ContainerInstance, shared: Shared = None) -> int:
     """Capacity left (negative when a container is over-full). `shared`: `RuleContext.shared`,
     where the agents of a crowded area, listing what they may store, work it out once."""
-    if shared is not None:
-        key = ("free_space", container.id)
-        room = shared.get(key)
-        if room is None:
-            room = shared[key] = free_space(world, container)
-        return room
+    return once_per_phase(shared, ("free_space", container.id), _free_space, world, container)
+
+
+def _free_space(world: World, container: ContainerInstance) -> int:
     return (world.def_of(container.id).capacity or 0) - container_load(world, container)
 
 
@@ -96,12 +95,12 @@ def ground_containers(
     """(name, container) of each container on the ground of an area that its instance name
     resolves to (not the literal `inventory`), in ground order; the list is `shared`'s when given
     (read it, never change it)."""
-    if shared is not None:
-        key = ("ground_containers", area_id)
-        found = shared.get(key)
-        if found is None:
-            found = shared[key] = ground_containers(world, area_id)
-        return found
+    return once_per_phase(
+        shared, ("ground_containers", area_id), _ground_containers, world, area_id
+    )
+
+
+def _ground_containers(world: World, area_id: str) -> list[tuple[str, ContainerInstance]]:
     containers = world.containers
     found = []
     for cid in world.areas[area_id].objects:
@@ -134,12 +133,12 @@ def contents_by_name(
 ) -> list[tuple[str, str, int]]:
     """(name, id, count) of each entry of a container whose name resolves back to it; the list is
     `shared`'s when given (`RuleContext.shared`: read it, never change it)."""
-    if shared is not None:
-        key = ("contents_by_name", container.id)
-        listed = shared.get(key)
-        if listed is None:
-            listed = shared[key] = contents_by_name(world, container)
-        return listed
+    return once_per_phase(
+        shared, ("contents_by_name", container.id), _contents_by_name, world, container
+    )
+
+
+def _contents_by_name(world: World, container: ContainerInstance) -> list[tuple[str, str, int]]:
     listed = []
     for oid, count in container.items.items():
         name = names_itself(world, oid)
