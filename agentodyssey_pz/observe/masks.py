@@ -120,8 +120,7 @@ def valid_params_by_verb(
     environment's listings of earlier ticks, reused for reach-only verbs while the reach holds."""
     rules = game.engine.rules
     agent = game.agents[agent_id]
-    shared = cache.shared if cache is not None else None
-    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index, shared)
+    ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: ParamsByVerb = {}
     for verb_id, rule, _, from_mask in listing_plan(rules):
@@ -166,8 +165,7 @@ def valid_actions(
             for verb, params_list in params_by_verb.items()
         }
     agent = game.agents[agent_id]
-    shared = cache.shared if cache is not None else None
-    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index, shared)
+    ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
     for verb_id, rule, phrase, from_mask in listing_plan(rules):
@@ -203,8 +201,13 @@ def _kept_listings(
     return cache.for_agent(game.world, rules, agent)
 
 
-def _verb_context(game: Game, agent_id: str, verb: str) -> RuleContext:
-    return RuleContext(game, game.world, game.agents[agent_id], verb, (), game.tick_index)
+def _listing_context(
+    game: Game, agent: AgentState, cache: ListingCache | None = None, verb: str = ""
+) -> RuleContext:
+    """The context a listing method is asked in: no parameters, and the cache's `shared` memo
+    while the env is in a listing phase."""
+    shared = cache.shared if cache is not None else None
+    return RuleContext(game, game.world, agent, verb, (), game.tick_index, shared)
 
 
 def action_mask(
@@ -231,9 +234,8 @@ def action_mask(
     rules = game.engine.rules
     slots_of = catalogue.slots
     agent = game.agents[agent_id]
-    shared = cache.shared if cache is not None else None
-    ctx = RuleContext(game, game.world, agent, "", (), game.tick_index, shared)
-    kept = cache.for_agent(game.world, rules, agent) if cache is not None else None
+    ctx = _listing_context(game, agent, cache)
+    kept = _kept_listings(cache, game, rules, agent, same_state=False)
     kept_found = kept.found if kept is not None else None
     for verb in catalogue.verbs:
         found = kept_found.get(verb) if kept_found is not None else None
@@ -274,7 +276,7 @@ def resolve_entry(
         found = options.get(entry.verb, ())
     else:
         found = game.engine.rules[entry.verb].mask_targets(
-            _verb_context(game, agent_id, entry.verb)
+            _listing_context(game, game.agents[agent_id], verb=entry.verb)
         )
     for target, params in found:
         if target == entry.target:

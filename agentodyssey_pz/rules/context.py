@@ -17,6 +17,9 @@ import attrs
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.world import World
 
+# `RuleContext.shared`: what the listings of one listing phase share (None outside one).
+Shared = dict[Any, Any] | None
+
 
 class GameView(Protocol):
     """The part of the game a rule may read and change (implemented by `engine.game.Game`)."""
@@ -68,7 +71,7 @@ class RuleContext:
     # While an environment lists what its agents may do (masks, valid actions), nothing changes:
     # listing code may keep what every agent of an area would work out alike here (the ground's
     # containers, their contents) under keys of its own. None outside such a phase.
-    shared: dict[Any, Any] | None = None
+    shared: Shared = None
 
     @property
     def actor(self) -> AgentState:
@@ -80,9 +83,7 @@ class RuleContext:
 T = TypeVar("T")
 
 
-def once_per_phase(
-    shared: dict[Any, Any] | None, key: Any, compute: Callable[..., T], *args: Any
-) -> T:
+def once_per_phase(shared: Shared, key: Any, compute: Callable[..., T], *args: Any) -> T:
     """`compute(*args)`, worked out once per listing phase under `key` when `shared` (a
     `RuleContext.shared`) is given, so every agent of a crowded area reads the same answer; the
     answer must depend on the state alone, not on who asks, and must never be changed."""

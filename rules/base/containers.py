@@ -9,18 +9,13 @@ quirk 4).
 
 from __future__ import annotations
 
-from typing import Any
-
 from agentodyssey_pz.rules.base import IN_HAND
-from agentodyssey_pz.rules.context import once_per_phase
+from agentodyssey_pz.rules.context import Shared, once_per_phase
 from agentodyssey_pz.world.agents import AgentState, container_load
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.world import World
 
 from .carrying import INVENTORY, is_reachable_container
-
-# `RuleContext.shared`: what the agents of a listing phase share (None outside one).
-Shared = dict[Any, Any] | None
 
 # Outcome suffixes of a failed lookup (each verb prefixes its own id: `store.no_inventory`).
 NO_INVENTORY = "no_inventory"
@@ -50,6 +45,8 @@ def locate_container(
 def free_space(world: World, container: ContainerInstance, shared: Shared = None) -> int:
     """Capacity left (negative when a container is over-full). `shared`: `RuleContext.shared`,
     where the agents of a crowded area, listing what they may store, work it out once."""
+    if shared is None:  # masks and rules, every tick: no key to build
+        return _free_space(world, container)
     return once_per_phase(shared, ("free_space", container.id), _free_space, world, container)
 
 
@@ -133,6 +130,8 @@ def contents_by_name(
 ) -> list[tuple[str, str, int]]:
     """(name, id, count) of each entry of a container whose name resolves back to it; the list is
     `shared`'s when given (`RuleContext.shared`: read it, never change it)."""
+    if shared is None:  # masks, every tick: no key to build
+        return _contents_by_name(world, container)
     return once_per_phase(
         shared, ("contents_by_name", container.id), _contents_by_name, world, container
     )
