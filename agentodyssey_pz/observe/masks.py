@@ -15,6 +15,7 @@ import numpy as np
 from agentodyssey_pz.errors import RuleError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
 from agentodyssey_pz.observe.listing_cache import AgentListings, ListingCache
+from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
 
@@ -70,7 +71,12 @@ def reuses_mask(rule_class: type) -> bool:
     def owner(name: str) -> type:
         return next(k for k in rule_class.__mro__ if name in vars(k))
 
-    return owner("valid_params") is owner("mask_targets") is owner("valid_params_from_mask")
+    promised = owner("valid_params_from_mask")
+    if owner("valid_params") is not promised or owner("mask_targets") is not promised:
+        return False
+    # Its commands are then written from the mask's parameters: a class that writes its own
+    # (`valid_commands`) must be the one that made the promise too.
+    return owner("valid_commands") in (promised, BaseActionRule)
 
 
 @functools.lru_cache(maxsize=64)  # rule sets are fixed per game: a handful per process
@@ -173,8 +179,16 @@ def valid_actions(
         if cached is not None:
             lines = list(cached)
         else:
-            if from_mask and mask_options is not None:
-                lines = [command_text(phrase, p) for _, p in mask_options.get(verb_id, ())]
+            if from_mask:  # the mask's findings written out, no valid-params list in between
+                if mask_options is not None:
+                    found = mask_options.get(verb_id, ())
+                else:
+                    ctx.action = verb_id
+                    try:
+                        found = rule.mask_targets(ctx)
+                    except Exception as exc:
+                        raise rule_raised(rule, "mask_targets", exc) from exc
+                lines = [command_text(phrase, p) for _, p in found]
             else:
                 ctx.action = verb_id
                 try:

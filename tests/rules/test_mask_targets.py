@@ -21,6 +21,7 @@ from agentodyssey_pz.observe.masks import (
     listing_plan,
     reuses_mask,
     valid_actions,
+    valid_params_by_verb,
     verbs_in_order,
 )
 from agentodyssey_pz.rules.base import BaseActionRule
@@ -107,9 +108,11 @@ def test_verbs_that_promise_it_list_exactly_their_mask_parameters(world: str) ->
         for agent_id in game.agent_ids:
             options: dict = {}
             action_mask(game, agent_id, catalogue, np.empty(len(catalogue), np.int8), options)
-            assert valid_actions(game, agent_id, mask_options=options) == valid_actions(
-                game, agent_id
-            )
+            listed = valid_actions(game, agent_id)
+            assert valid_actions(game, agent_id, mask_options=options) == listed
+            # Without a mask too, these verbs' commands are written from their mask targets:
+            # the same as writing out every verb's own `valid_params`.
+            assert listed == valid_actions(game, agent_id, valid_params_by_verb(game, agent_id))
     assert checked > 300
 
 
@@ -134,8 +137,13 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
         def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
             return [("extra",)]
 
+    class NewCommands(Promising):  # its valid list is still the mask's, written its own way
+        def valid_commands(self, ctx):  # type: ignore[no-untyped-def]
+            return ["promise everything"]
+
     assert reuses_mask(Promising)
     assert not reuses_mask(NewList)
+    assert not reuses_mask(NewCommands)
 
 
 def test_the_listing_plan_follows_its_rule_set() -> None:
