@@ -32,7 +32,7 @@ def item_list(world: World, items: Mapping[str, int]) -> str:
     if not items:
         return "nothing"
     name_of = world.name_of
-    return ", ".join(f"{n} {name_of(oid)}" for oid, n in items.items())
+    return ", ".join([f"{n} {name_of(oid)}" for oid, n in items.items()])
 
 
 def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentState]) -> str:
