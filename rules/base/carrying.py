@@ -84,12 +84,10 @@ class ListsAmounts:
         ]
 
     def valid_commands(self, ctx: RuleContext) -> list[str]:
-        verb, out = self.verb, []
+        out: list[str] = []
         for rest, limit in self.amount_runs(ctx):
-            if 0 < limit <= CACHED_RUN:  # `amount_commands`, inlined: a call per run saved
-                out += _short_run(verb, rest, limit)
-            elif limit > 0:
-                out += _write_run(verb, rest, limit)
+            if limit > 0:
+                out += amount_commands(self.verb, rest, limit)
         return out
 
 
