@@ -179,22 +179,20 @@ def valid_actions(
         if cached is not None:
             lines = list(cached)
         else:
-            if from_mask:  # the mask's findings written out, no valid-params list in between
-                if mask_options is not None:
-                    found = mask_options.get(verb_id, ())
-                else:
-                    ctx.action = verb_id
-                    try:
-                        found = rule.mask_targets(ctx)
-                    except Exception as exc:
-                        raise rule_raised(rule, "mask_targets", exc) from exc
-                lines = [command_text(phrase, p) for _, p in found]
-            else:
-                ctx.action = verb_id
-                try:
+            ctx.action = verb_id
+            try:
+                if not from_mask:
                     lines = rule.valid_commands(ctx)
-                except Exception as exc:
-                    raise rule_raised(rule, "valid_commands", exc) from exc
+                else:  # the mask's findings written out, no valid-params list in between
+                    found = (
+                        rule.mask_targets(ctx)
+                        if mask_options is None
+                        else mask_options.get(verb_id, ())
+                    )
+                    lines = [command_text(phrase, p) for _, p in found]
+            except Exception as exc:
+                method = "mask_targets" if from_mask else "valid_commands"
+                raise rule_raised(rule, method, exc) from exc
             if kept is not None and verb_id in kept.verbs:
                 kept.commands[verb_id] = lines
                 lines = list(lines)

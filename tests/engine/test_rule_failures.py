@@ -246,6 +246,40 @@ class Fragile(BaseActionRule):
 """
 
 
+FRAGILE_MASK_LIST = """
+class FragileMask(BaseActionRule):  # its valid list is its mask list, written from mask_targets
+    name = "fragile_mask"
+    verb = "fragile mask"
+    catalogue = CatalogueShape("none")
+    valid_params_from_mask = True
+
+    def apply(self, ctx, res):
+        res.say(ctx.actor.id, "fragile.done", "Done.")
+
+    def valid_params(self, ctx, *, all_amounts=True):
+        return [p for _, p in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx):
+        if ctx.game.tick_index >= 2:
+            raise ZeroDivisionError("the mask broke")
+        return [(None, ())]
+"""
+
+FRAGILE_COMMANDS = """
+class FragileList(BaseActionRule):
+    name = "fragile_list"
+    verb = "fragile list"
+
+    def apply(self, ctx, res):
+        res.say(ctx.actor.id, "fragile.done", "Done.")
+
+    def valid_commands(self, ctx):
+        if ctx.game.tick_index >= 2:
+            raise KeyError("the list broke")
+        return ["fragile list"]
+"""
+
+
 def test_a_silent_parameter_check_gets_feedback_not_an_index_error(tmp_path: Path) -> None:
     game = Game(TINY, 1, GameConfig(rule_packs=(pack(tmp_path / "picky", PICKY),)))
     game.reset(0)
@@ -268,3 +302,29 @@ def test_a_mask_that_raises_stops_the_env_instead_of_playing_on(tmp_path: Path) 
         env.step({"agent_0": "wait"})
     assert env.game.tick_index == tick == 2  # no tick was played unseen
     env.game.save(tmp_path / "whole.json")  # the tick itself was whole: its state may be saved
+
+
+@pytest.mark.parametrize(
+    ("source", "phrase", "message"),
+    [
+        (FRAGILE_MASK_LIST, "fragile mask", r"FragileMask \(.*ZeroDivisionError in mask_targets"),
+        (FRAGILE_COMMANDS, "fragile list", r"FragileList \(.*KeyError in valid_commands"),
+    ],
+)
+def test_a_valid_action_list_that_raises_names_the_method(
+    tmp_path: Path, source: str, phrase: str, message: str
+) -> None:
+    """Text-only observations list valid actions without a mask: a verb that promises its valid
+    list is its mask list is asked for its mask targets, any other for its commands; whichever
+    raises is named, and the env stops."""
+    env = agentodyssey_pz.parallel_env(
+        world=TINY, num_agents=1, tutorial=False, obs_mode="text_only", action_mode="text",
+        valid_actions_in_info=True, rule_packs=(pack(tmp_path / "fragile", source),),
+    )  # fmt: skip
+    infos = env.reset(seed=0)[1]
+    assert infos["agent_0"]["valid_actions"][phrase] == [phrase]
+    env.step({"agent_0": "wait"})
+    with pytest.raises(RuleError, match=message):
+        env.step({"agent_0": "wait"})
+    with pytest.raises(RuleError, match="stopped after tick 2, whose results could not be read"):
+        env.step({"agent_0": "wait"})
