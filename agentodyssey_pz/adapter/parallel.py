@@ -55,13 +55,12 @@ given directly too, e.g. `rule_packs=["my_pack"]` (docs/rule-packs.md) or `tick_
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import json
 import os
 import random
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -181,6 +180,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         # Listings of reach-only verbs, kept while an agent's reach is unchanged (masks and valid
         # actions are most of a step's cost; an agent's reach often holds from tick to tick).
         self._listings = ListingCache()
+        self._stopping_on_error = StoppingOnError(self)
         self._writer: Any = None
         self._episodes = 0
         self.num_cycles = 0
@@ -279,7 +279,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         self.agents = [] if ended else list(self.possible_agents)
         self._last = result
         self._start_journal()
-        with self._stopping_on_error(), self._listings.listing_phase():
+        with self._stopping_on_error, self._listings.listing_phase():
             observations = {a: self._observe(a, result) for a in self.agents}
             infos = {a: self._info(a, result) for a in self.agents}
         if self.render_mode == "human":  # gymnasium's convention: human mode renders by itself
@@ -306,7 +306,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         terminated = result.terminated
         truncated = self.num_cycles >= self.config.max_cycles and not terminated
         agents = self.agents
-        with self._stopping_on_error(), self._listings.listing_phase():
+        with self._stopping_on_error, self._listings.listing_phase():
             observations = {a: self._observe(a, result) for a in agents}
             rewards = {a: self._reward(result.rewards[a]) for a in agents}
             infos = {a: self._info(a, result) for a in agents}
@@ -317,16 +317,6 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
-
-    @contextlib.contextmanager
-    def _stopping_on_error(self) -> Iterator[None]:
-        """Building observations after a tick ran a rule's listing code (masks, valid actions):
-        if that raises, the game stops, so a retried step cannot play the next tick unseen."""
-        try:
-            yield
-        except BaseException as exc:
-            self.game.stop(exc, mid_tick=False)
-            raise
 
     def _save_dep_graph(self, tick: int) -> None:
         """The dependency graph's JSON summary of this tick (spec dependency-tracker 1)."""
@@ -543,6 +533,24 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             self._last = _resumed_result(self.game)
         if state.get("episode_seeds") is not None:
             self._episode_seeds = _stream_of(state["episode_seeds"])
+
+
+class StoppingOnError:
+    """The `with` block in which an env builds observations and infos after a tick, running rules'
+    listing code (masks, valid actions): if that raises, the game stops, so a retried step cannot
+    play the next tick unseen. A plain class: it is entered every step."""
+
+    __slots__ = ("_env",)
+
+    def __init__(self, env: AgentOdysseyParallelEnv) -> None:
+        self._env = env
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> None:
+        if exc is not None:
+            self._env.game.stop(exc, mid_tick=False)
 
 
 class FrozenDict(dict):
