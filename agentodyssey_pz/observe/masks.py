@@ -64,7 +64,8 @@ def rule_raised(rule: object, method: str, exc: Exception) -> RuleError:
 def reuses_mask(rule_class: type) -> bool:
     """Whether a verb's valid list may be taken from its mask list: it says so
     (`valid_params_from_mask`) in the very class that defines both methods, so a subclass that
-    overrides one of them does not inherit the promise by accident."""
+    overrides one of them does not inherit the promise by accident; and no class below that one
+    writes its own commands (`valid_commands`), since they are then written from the mask's."""
     if not getattr(rule_class, "valid_params_from_mask", False):
         return False
 
@@ -159,11 +160,12 @@ def valid_actions(
 ) -> dict[str, list[str]]:
     """Verb phrase -> every command this agent could issue now with effect, in the spec's order.
 
-    Each verb writes its own list (`valid_commands`); given `params_by_verb`, those parameters
-    are written out instead. `mask_options`: what `action_mask` found for this agent in this very
-    state - verbs whose valid list is their mask list (`valid_params_from_mask`) are not asked
-    again. `cache`: the environment's listings of earlier ticks, reused for reach-only verbs
-    while the reach holds (each list handed out is a copy)."""
+    Each verb writes its own list (`valid_commands`), except verbs whose valid list is their mask
+    list (`reuses_mask`): their mask targets are written out. Given `params_by_verb`, those
+    parameters are written out instead. `mask_options`: what `action_mask` found for this agent in
+    this very state, so those verbs are not asked again. `cache`: the environment's listings of
+    earlier ticks, reused for reach-only verbs while the reach holds (each list handed out is a
+    copy)."""
     rules = game.engine.rules
     if params_by_verb is not None:
         return {
