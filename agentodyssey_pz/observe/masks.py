@@ -64,8 +64,8 @@ def rule_raised(rule: object, method: str, exc: Exception) -> RuleError:
 def reuses_mask(rule_class: type) -> bool:
     """Whether a verb's valid list may be taken from its mask list: it says so
     (`valid_params_from_mask`) in the very class that defines both methods, so a subclass that
-    overrides one of them does not inherit the promise by accident; and no class below that one
-    writes its own commands (`valid_commands`), since they are then written from the mask's."""
+    overrides one of them does not inherit the promise by accident; and its `valid_commands` is
+    the base class's or that class's own, since its commands are then written from the mask's."""
     if not getattr(rule_class, "valid_params_from_mask", False):
         return False
 
@@ -75,8 +75,6 @@ def reuses_mask(rule_class: type) -> bool:
     promised = owner("valid_params_from_mask")
     if owner("valid_params") is not promised or owner("mask_targets") is not promised:
         return False
-    # Its commands are then written from the mask's parameters: a class that writes its own
-    # (`valid_commands`) must be the one that made the promise too.
     return owner("valid_commands") in (promised, BaseActionRule)
 
 
