@@ -75,6 +75,10 @@ def run_text_only(world: str, agents: int, steps: int, seed: int) -> float:
     return run_text(world, agents, steps, seed, obs_mode="text_only")
 
 
+# Each measured mode and the loop that plays it (env steps per second).
+RUNNERS = {"vector": run_vector, "text": run_text, "text_only": run_text_only}
+
+
 def reset_time(world: str, agents: int, runs: int = 5) -> float:
     env = agentodyssey_pz.parallel_env(world=world, num_agents=agents, tutorial=False)
     samples = []
@@ -254,7 +258,7 @@ def per_agent_scaling(world: str, ticks: int, runs: int, few: int = 3, many: int
     play `many // few` episodes per run (seeds in turn), so both sides measure about as many
     agent-steps."""
     episodes = max(1, many // few)
-    for mode, runner in (("vector", run_vector), ("text", run_text), ("text_only", run_text_only)):
+    for mode, runner in RUNNERS.items():
         small, large = [], []
         for run in range(runs):
             seconds = sum(
@@ -360,11 +364,7 @@ def main() -> None:
     )
     for agents in args.agents:
         steps = max(200, args.steps // max(1, agents // 3))
-        for mode, runner in (
-            ("vector", run_vector),
-            ("text", run_text),
-            ("text_only", run_text_only),
-        ):
+        for mode, runner in RUNNERS.items():
             rates = [runner(args.world, agents, steps, seed) for seed in range(args.runs)]
             rate = statistics.median(rates)
             extra = ""

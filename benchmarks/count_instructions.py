@@ -22,17 +22,16 @@ import shutil
 import subprocess
 import sys
 
-from bench_env import run_text, run_text_only, run_vector  # this folder is first on sys.path
+from bench_env import RUNNERS  # this folder is first on sys.path
 
 import agentodyssey_pz
 
-RUNS = {"vector": run_vector, "text": run_text, "text_only": run_text_only}
-MODES = tuple(RUNS)
+MODES = tuple(RUNNERS)
 
 
 def play(world: str, agents: int, mode: str, steps: int) -> None:
     """The measured trajectory (seed 0), without valgrind: `bench_env.py`'s own loops."""
-    RUNS[mode](world, agents, steps, 0)
+    RUNNERS[mode](world, agents, steps, 0)
 
 
 def instructions(args: argparse.Namespace, steps: int) -> int:
