@@ -45,8 +45,6 @@ def locate_container(
 def free_space(world: World, container: ContainerInstance, shared: Shared = None) -> int:
     """Capacity left (negative when a container is over-full). `shared`: `RuleContext.shared`,
     where the agents of a crowded area, listing what they may store, work it out once."""
-    if shared is None:  # masks and rules, every tick: no key to build
-        return _free_space(world, container)
     return once_per_phase(shared, ("free_space", container.id), _free_space, world, container)
 
 
@@ -130,8 +128,6 @@ def contents_by_name(
 ) -> list[tuple[str, str, int]]:
     """(name, id, count) of each entry of a container whose name resolves back to it; the list is
     `shared`'s when given (`RuleContext.shared`: read it, never change it)."""
-    if shared is None:  # masks, every tick: no key to build
-        return _contents_by_name(world, container)
     return once_per_phase(
         shared, ("contents_by_name", container.id), _contents_by_name, world, container
     )
