@@ -86,7 +86,7 @@ from agentodyssey_pz.observe.encode import ObservationLayout, VectorEncoder
 from agentodyssey_pz.observe.listing_cache import ListingCache
 from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.observe.slots import SpareSlots
-from agentodyssey_pz.observe.text import tick_observation
+from agentodyssey_pz.observe.text import ItemLists, tick_observation
 from agentodyssey_pz.rules.parse import ParseFailure, command_text
 from agentodyssey_pz.rules.rewards import COMPONENTS, RewardBreakdown
 from agentodyssey_pz.world.quests import texts_to_write
@@ -180,6 +180,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         # Listings of reach-only verbs, kept while an agent's reach is unchanged (masks and valid
         # actions are most of a step's cost; an agent's reach often holds from tick to tick).
         self._listings = ListingCache()
+        self._item_lists = ItemLists()  # the text observation's item lists, by content
         self._stopping_on_error = StoppingOnError(self)
         self._writer: Any = None
         self._episodes = 0
@@ -430,6 +431,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
                 result.feedback(agent),
                 bootstrap=result.bootstrap,
                 terminated=result.terminated,
+                item_lists=self._item_lists,
             )
             obs["text"] = sanitize(text, self._charset, self.config.text_max_length)
         return obs

@@ -35,15 +35,52 @@ def item_list(world: World, items: Mapping[str, int]) -> str:
     return ", ".join([f"{n} {name_of(oid)}" for oid, n in items.items()])
 
 
+# An ItemLists memo forgets everything beyond this many texts (a process's envs stay small however
+# many different grounds and hands they see).
+ITEM_LIST_TEXTS = 4096
+
+
+class ItemLists:
+    """`item_list` texts by content, for an environment that writes the same lists tick after
+    tick (an area's ground and an agent's hands mostly stay as they were). Valid for one World
+    while its names stay (`names_revision`); a key of the items themselves costs a fraction of
+    writing the text anew."""
+
+    __slots__ = ("_revision", "_texts", "_world")
+
+    def __init__(self) -> None:
+        self._world: World | None = None
+        self._revision = -1
+        self._texts: dict[tuple[tuple[str, int], ...], str] = {}
+
+    def text(self, world: World, items: Mapping[str, int]) -> str:
+        if not items:
+            return "nothing"
+        if world is not self._world or world.names_revision != self._revision:
+            self._world, self._revision = world, world.names_revision
+            self._texts = {}
+        key = tuple(items.items())
+        found = self._texts.get(key)
+        if found is None:
+            if len(self._texts) >= ITEM_LIST_TEXTS:
+                self._texts.clear()
+            found = self._texts[key] = item_list(world, items)
+        return found
+
+
 def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentState]) -> str:
     names = [npc.name for npc in world.npcs_seen_by(area_id, viewer)]
     names += [a.name for a in others]
     return ", ".join(names) if names else "no one"
 
 
-def observation_text(game: Game, agent: AgentState, feedback: str = "") -> str:
-    """The observation lines for `agent` in the current state, with this tick's feedback."""
+def observation_text(
+    game: Game, agent: AgentState, feedback: str = "", item_lists: ItemLists | None = None
+) -> str:
+    """The observation lines for `agent` in the current state, with this tick's feedback.
+    `item_lists`: an environment's memo of the lists it wrote before."""
     world = game.world
+    items = item_list if item_lists is None else item_lists.text
     area = world.areas[agent.area_id]
     place = world.places[area.place_id]
     others = [a for a in game.agents_in(area.id) if a.id != agent.id]
@@ -60,9 +97,9 @@ def observation_text(game: Game, agent: AgentState, feedback: str = "") -> str:
     else:
         lines.append("")
     lines += [
-        f"I am holding: {item_list(world, agent.hands)}.",
-        f"I have equipped: {item_list(world, agent.equipped)}.",
-        f"On the ground here I see: {item_list(world, area.objects)}.",
+        f"I am holding: {items(world, agent.hands)}.",
+        f"I have equipped: {items(world, agent.equipped)}.",
+        f"On the ground here I see: {items(world, area.objects)}.",
         f"Here with me: {people_list(world, area.id, agent.id, others)}.",
         "",
         f"My level is {agent.level}.",
@@ -77,11 +114,17 @@ def observation_text(game: Game, agent: AgentState, feedback: str = "") -> str:
 
 
 def tick_observation(
-    game: Game, agent_id: str, feedback: str, *, bootstrap: bool, terminated: bool
+    game: Game,
+    agent_id: str,
+    feedback: str,
+    *,
+    bootstrap: bool,
+    terminated: bool,
+    item_lists: ItemLists | None = None,
 ) -> str:
     """The text an agent receives after a tick: the intro on the bootstrap tick, the banner at the
     end of the game."""
-    text = observation_text(game, game.agents[agent_id], feedback)
+    text = observation_text(game, game.agents[agent_id], feedback, item_lists)
     if bootstrap:
         text = INTRO + text
     if terminated:
