@@ -70,6 +70,9 @@ class World:
         # Object id -> (definition id, name) when its name leads back to it, else None; filled on
         # demand and dropped whenever a name is added or removed (`_names_changed`).
         self._listing: dict[str, tuple[str, str] | None] = {}
+        # Facts that rules work out from names and definitions alone, memoised under keys of their
+        # own (a tuple led by the rule's name); emptied with `_listing` whenever those change.
+        self.derived: dict[Any, Any] = {}
         # Counts those changes (definitions and recipes included): equal revisions of one World
         # mean the same names and definitions, which cached listings rely on (`agents.reach_key`).
         self.names_revision = 0
@@ -122,6 +125,7 @@ class World:
 
     def _names_changed(self) -> None:
         self._listing.clear()
+        self.derived.clear()
         self.names_revision += 1
 
     def reindex_npcs(self) -> None:

@@ -51,6 +51,34 @@ from ..containers import (
 )
 
 
+class Storables(dict):
+    """Object id -> (name, size) of an object that can be stored and that its name lists (not a
+    container, a size that is not null), else None; filled on demand. One per World while its
+    names and definitions stay (`World.derived`): store lists every thing in hand and here each
+    time it is asked, mostly the same things as before."""
+
+    def __init__(self, world: World) -> None:
+        super().__init__()
+        self.world = world
+
+    def __missing__(self, oid: str) -> tuple[str, int] | None:
+        world = self.world
+        obj = world.find_def(oid)
+        found = None
+        if obj is not None and not obj.is_container and obj.size is not None:
+            name = names_itself(world, oid)
+            found = None if name is None else (name, obj.size)
+        self[oid] = found
+        return found
+
+
+def storables(world: World) -> Storables:
+    table = world.derived.get(Storables)
+    if table is None:
+        table = world.derived[Storables] = Storables(world)
+    return table
+
+
 def space_for(world: World, obj: ObjectDef, container: ContainerInstance) -> int | None:
     """How many units of `obj` fit in `container`; None means unlimited (size 0)."""
     if not obj.size:
@@ -201,16 +229,14 @@ class Store(ListsAmounts, BaseActionRule):
             (cname, container, free_space(world, container, shared))
             for cname, container in destinations
         ]
-        hands = agent.hands
+        hands, storable = agent.hands, storables(world)
         listed: AmountRuns = []
         for oid in dict.fromkeys([*hands, *ground]):
-            obj = world.find_def(oid)
-            if obj is None or obj.is_container or obj.size is None:
-                continue  # the definition's checks first: they need no name lookup
-            name = names_itself(world, oid)
-            if name is None:
+            known = storable[oid]
+            if known is None:
                 continue
-            found, size = hands.get(oid, 0) + ground.get(oid, 0), obj.size
+            name, size = known
+            found = hands.get(oid, 0) + ground.get(oid, 0)
             for cname, _, free in rooms:
                 listed.append(((name, cname), min(found, free // size) if size else found))
         return listed
@@ -226,15 +252,14 @@ class Store(ListsAmounts, BaseActionRule):
         if not rooms:
             return []
         ground = world.areas[agent.area_id].objects
+        storable, def_of = storables(world), world.def_of
         out: list[tuple[Any, tuple[str, ...]]] = []
         for oid in dict.fromkeys([*agent.hands, *ground]):
-            obj = world.find_def(oid)
-            if obj is None or obj.is_container or obj.size is None:
+            known = storable[oid]
+            if known is None:
                 continue
-            name = names_itself(world, oid)
-            if name is None:
-                continue
+            name, size = known
             for suffix, cname, free in rooms:
-                if not obj.size or free >= obj.size:
-                    out.append((entry_key(obj.id, suffix), (ONE, name, cname)))
+                if not size or free >= size:
+                    out.append((entry_key(def_of(oid).id, suffix), (ONE, name, cname)))
         return out
