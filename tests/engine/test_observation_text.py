@@ -12,11 +12,24 @@ import os
 import re
 from typing import Any
 
+import attrs
+import numpy as np
 import pytest
+from adapter.rollouts import random_actions
 from harness import DATA, TINY, agent, clear_world, give, make_game, put_on_ground, spawn_npc
+from worlds_helper import bundled_worlds
 
+import agentodyssey_pz
+from agentodyssey_pz.adapter.spaces import sanitize
 from agentodyssey_pz.engine.game import Game
-from agentodyssey_pz.observe.text import INTRO, observation_text, tick_observation
+from agentodyssey_pz.observe import text as text_module
+from agentodyssey_pz.observe.text import (
+    INTRO,
+    ItemLists,
+    item_list,
+    observation_text,
+    tick_observation,
+)
 
 GOLDEN = DATA / "golden" / "tiny_observation.txt"
 UPDATE = os.environ.get("AGENTODYSSEY_UPDATE_GOLDEN") == "1"
@@ -182,3 +195,48 @@ def test_the_intro_comes_only_with_the_bootstrap_observation() -> None:
     assert first[len(INTRO) :] == observation_text(game, agent(game), boot.feedback("agent_0"))
     later = observe(game, game.tick({"agent_0": "wait"}), "agent_0")
     assert INTRO not in later and later.startswith("\nCurrent Time: ")
+
+
+# ------------------------------------------------------------------------------ item lists memo
+def test_remembered_item_lists_are_what_item_list_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ItemLists` answers by the items themselves, forgets everything when names or definitions
+    change, and keeps at most ITEM_LIST_TEXTS texts."""
+    game = make_game()
+    world = game.world
+    (crate,) = give(game, "agent_0", "obj_crate")
+    memo = ItemLists()
+    stacks = [{}, {"obj_pear": 2}, {"obj_pear": 2, crate: 1}, {crate: 1, "obj_pear": 2}]
+    for items in [*stacks, *stacks]:
+        assert memo.text(world, items) == item_list(world, items), items
+    world.add_object_def(attrs.evolve(world.objects["obj_pear"], name="quince"))
+    assert memo.text(world, {"obj_pear": 2}) == "2 quince"
+    other = make_game()  # another World: its own names
+    other.world.add_object_def(attrs.evolve(other.world.objects["obj_pear"], name="medlar"))
+    assert memo.text(other.world, {"obj_pear": 2}) == "2 medlar"
+    monkeypatch.setattr(text_module, "ITEM_LIST_TEXTS", 2)
+    for n in range(1, 6):
+        assert memo.text(world, {"obj_pear": n}) == f"{n} quince"
+        assert len(memo._texts) <= 2
+
+
+@pytest.mark.parametrize("expansion", [False, True], ids=["fixed", "expanding"])
+@pytest.mark.parametrize("world", bundled_worlds())
+def test_an_env_writes_the_text_it_would_write_afresh(world: str, expansion: bool) -> None:
+    """An env's text observations (with its item-list memo) equal texts written without one, at
+    every tick of a random walk (new instances and, with expansion, new definitions included)."""
+    env = agentodyssey_pz.parallel_env(
+        world=world, num_agents=3, obs_mode="text", world_expansion=expansion, max_cycles=10**6
+    )
+    rng = np.random.default_rng(11)
+    observations, _ = env.reset(seed=11)
+    revisions = set()
+    for _ in range(400):
+        observations, _, _, _, _ = env.step(random_actions(env, observations, rng))
+        game, last = env.game, env._last
+        revisions.add(game.world.names_revision)
+        for a in env.agents:
+            fresh = tick_observation(game, a, last.feedback(a), bootstrap=False, terminated=False)
+            assert observations[a]["text"] == sanitize(
+                fresh, env._charset, env.config.text_max_length
+            ), a
+    assert len(revisions) > 1  # names changed on the way, so the memo had to start afresh

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+import attrs
 import pytest
 from harness import (
     STORABLE,
@@ -349,3 +350,23 @@ def test_valid_params_agree_exactly_with_apply() -> None:
         near_share=0.2,
     )
     assert checked > 2000 and listed_total > 1000
+
+
+def test_what_it_can_store_follows_a_changed_definition() -> None:
+    """Store keeps what it found storable per World (`World.derived`) while names and definitions
+    stay; a redefinition (world expansion's `add_object_def`) is seen at once."""
+    game = blank_game()
+    inv = name_of(game, equip_inventory(game, {}))
+    give(game, "agent_0", "obj_pear", 2)
+    assert valid_params(game, "store", all_amounts=False) == [
+        ("1", "pear", "inventory"),
+        ("1", "pear", inv),
+    ]
+    world = game.world
+    world.add_object_def(attrs.evolve(world.objects["obj_pear"], size=None))  # now a station
+    assert valid_params(game, "store", all_amounts=False) == []
+    world.add_object_def(attrs.evolve(world.objects["obj_pear"], size=1, name="quince"))
+    assert valid_params(game, "store", all_amounts=False) == [
+        ("1", "quince", "inventory"),
+        ("1", "quince", inv),
+    ]
