@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult, target_id
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
@@ -128,11 +128,20 @@ class DealRule(ListsAmounts, BaseActionRule):
     def close(self, ctx: RuleContext, deal: Deal, res: RuleResult) -> None: ...
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
-        """As derived from `valid_params`; without a merchant here that lists nothing (every deal
-        needs one), so the usual case skips building the lists."""
-        if not merchants_here(ctx.world, ctx.actor):
+        """`<verb> 1 <object> <merchant>` for each run of at least one, its target the object's
+        definition: what `BaseActionRule.mask_targets` derives from `valid_params`, written
+        directly, without the amounts' lists and the generic checks in between. Without a
+        merchant here (most of the time) it lists nothing: every deal needs one."""
+        world = ctx.world
+        if not merchants_here(world, ctx.actor):
             return []
-        return super().mask_targets(ctx)
+        out: list[tuple[Any, tuple[str, ...]]] = []
+        for (name, npc_name), limit in self.amount_runs(ctx):
+            if limit > 0:
+                target = target_id(world, "tradable", name)
+                if target is not None:
+                    out.append((target, (ONE, name, npc_name)))
+        return out
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor
