@@ -19,6 +19,7 @@ from agentodyssey_pz.world.entities import (
     WritableInstance,
 )
 from agentodyssey_pz.world.graph import OWNER, AreaGraph
+from agentodyssey_pz.world.npc_groups import NpcGroups
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
 
 if TYPE_CHECKING:
@@ -39,17 +40,10 @@ class World:
         self.added_areas: list[str] = []
         self.graph = AreaGraph()
         self.npcs: dict[str, Npc] = {}
-        # Per area, the ids of the NPCs standing there grouped by owner (None: everyone's NPCs),
-        # each group in arrival order, and each placed NPC's arrival number and the owner it is
-        # filed under. A viewer's NPCs (`visible_npcs`) are two groups, not a walk past every other
-        # agent's personal guides and bosses, which a crowd brings along in numbers. Kept by
-        # `place_npc` and `remove_npc_from_map`, which read the NPC's owner (`set_npc_owner`
-        # changes it for a placed NPC); `reindex_npcs` rebuilds it from `Area.npcs`.
-        self._npcs_by_owner: dict[str, dict[str | None, dict[str, None]]] = {}
-        self._npc_filed: dict[str, tuple[int, str | None]] = {}
-        self._arrivals = 0
-        # Per area, how often its NPCs changed; per viewer, what it saw last (area, that count,
-        # the ids): most ticks nobody comes or goes, and the answer is the same.
+        self._npc_groups = NpcGroups()  # placed NPCs by area and owner (`npc_groups`)
+        # Per area, the number of the last change to its NPCs (`NpcGroups.arrivals`); per viewer,
+        # what it saw last (area, that number, the ids): most ticks nobody comes or goes, and the
+        # answer is the same.
         self._npc_changes: dict[str, int] = {}
         self._seen: dict[str | None, tuple[str, int, tuple[str, ...]]] = {}
         self.containers: dict[str, ContainerInstance] = {}
@@ -135,9 +129,7 @@ class World:
 
     def reindex_npc_areas(self) -> None:
         """Rebuild the per-area owner groups from `Area.npcs` (after a load or an import)."""
-        self._npcs_by_owner = {}
-        self._npc_filed = {}
-        self._arrivals = 0
+        self._npc_groups = NpcGroups()
         self._npc_changes = {}
         self._seen = {}
         for area_id, area in self.areas.items():
@@ -349,43 +341,18 @@ class World:
         if area_id is None:
             npc.owner = owner
             return
-        arrival = self._npc_filed[npc_id][0]  # its place in line stays where it was
+        arrival = self._npc_groups.arrival_of(npc_id)  # its place in line stays where it was
         self._unfile_npc(npc_id, area_id)
         npc.owner = owner
         self._file_npc(npc, area_id, arrival)
 
     def _file_npc(self, npc: Npc, area_id: str, arrival: int | None = None) -> None:
-        """File a placed NPC under its owner: last in line, or at `arrival` (an owner change)."""
-        groups = self._npcs_by_owner.get(area_id)
-        if groups is None:
-            groups = self._npcs_by_owner[area_id] = {}
-        group = groups.get(npc.owner)
-        if group is None:
-            group = groups[npc.owner] = {}
-        self._arrivals += 1
-        if arrival is None:
-            arrival = self._arrivals
-            group[npc.id] = None
-        else:  # back into its place in the group's arrival order
-            members = [*group, npc.id]
-            filed = self._npc_filed
-            members.sort(key=lambda n: arrival if n == npc.id else filed[n][0])
-            group.clear()
-            group.update(dict.fromkeys(members))
-        self._npc_filed[npc.id] = (arrival, npc.owner)
-        self._npc_changes[area_id] = self._arrivals
+        self._npc_changes[area_id] = self._npc_groups.file(npc.id, npc.owner, area_id, arrival)
 
     def _unfile_npc(self, npc_id: str, area_id: str) -> None:
-        filed = self._npc_filed.pop(npc_id, None)
-        if filed is None:
-            return
-        groups = self._npcs_by_owner[area_id]
-        group = groups[filed[1]]
-        del group[npc_id]
-        if not group:
-            del groups[filed[1]]
-        self._arrivals += 1
-        self._npc_changes[area_id] = self._arrivals
+        change = self._npc_groups.unfile(npc_id, area_id)
+        if change is not None:
+            self._npc_changes[area_id] = change
 
     def visible_npcs(self, area_id: str, viewer: str | None) -> tuple[str, ...]:
         """Ids of the NPCs in the area that `viewer` can see (everyone's, and its own personal
@@ -395,22 +362,9 @@ class World:
         seen = self._seen.get(viewer)
         if seen is not None and seen[0] == area_id and seen[1] == changes:
             return seen[2]
-        ids = self._visible_now(area_id, viewer)
+        ids = self._npc_groups.visible(area_id, viewer)
         self._seen[viewer] = (area_id, changes, ids)
         return ids
-
-    def _visible_now(self, area_id: str, viewer: str | None) -> tuple[str, ...]:
-        groups = self._npcs_by_owner.get(area_id)
-        if not groups:
-            return ()
-        public = groups.get(None, {})
-        own = groups.get(viewer) if viewer is not None else None
-        if not own:
-            return tuple(public)
-        if not public:
-            return tuple(own)
-        filed = self._npc_filed
-        return tuple(sorted([*public, *own], key=lambda npc_id: filed[npc_id][0]))
 
     def delete_npc(self, npc_id: str) -> None:
         self.remove_npc_from_map(npc_id)
