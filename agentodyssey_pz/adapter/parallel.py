@@ -514,7 +514,7 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         # the game from a JSON snapshot (nothing of the game itself is pickled).
         from agentodyssey_pz.engine.snapshot import snapshot_text
 
-        started = self.game.__dict__.get("_started", False)
+        started = self.game.started
         return {
             "config": self.config,
             "snapshot": snapshot_text(self.game) if started else None,

@@ -117,6 +117,11 @@ class Game:
         self._stopped_mid_tick = False
 
     # ------------------------------------------------------------------ episode
+    @property
+    def started(self) -> bool:
+        """Whether the game has a state: `reset` or a load has run."""
+        return self._started
+
     def reset(self, seed: int | None = None) -> TickResult:
         """Build a fresh world for `seed` and run the bootstrap tick (everyone idle, step rules
         initialise). Returns the bootstrap tick's result; afterwards `tick_index` is 0."""

@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 import warnings
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,9 @@ FORMAT = "agentodyssey-snapshot"
 VERSION = 1
 DIGEST_KEY = "sha256"  # the last key of a snapshot (snapshots from before it have none)
 _CONVERTER = strict_converter()  # an edited snapshot's "3" or 1 for a name or a flag is refused
+# Per game, what `_constants` worked out (kept off the Game itself: one attribute more there would
+# cost every tick, see `tests/test_attribute_layout.py`).
+_CONSTANTS: weakref.WeakKeyDictionary[Game, dict[str, Any]] = weakref.WeakKeyDictionary()
 
 
 def fingerprint(game: Game) -> str:
@@ -53,7 +57,7 @@ def fingerprint(game: Game) -> str:
 def _constants(game: Game) -> dict[str, Any]:
     """The parts of a snapshot that never change during a game, computed once per game: the
     fingerprint, and the snapshot's JSON text up to where the state begins."""
-    cached = game.__dict__.get("_snapshot_constants")
+    cached = _CONSTANTS.get(game)
     if cached is None:
         basis = {
             "definition": definition_to_dict(game.definition),
@@ -78,7 +82,7 @@ def _constants(game: Game) -> dict[str, Any]:
         }
         head = json.dumps(envelope, ensure_ascii=False)
         cached = {"fingerprint": digest, "head": head[:-1] + ', "state": '}
-        game.__dict__["_snapshot_constants"] = cached
+        _CONSTANTS[game] = cached
     return cached
 
 
