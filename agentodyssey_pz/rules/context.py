@@ -93,3 +93,28 @@ def once_per_phase(shared: Shared, key: Any, compute: Callable[..., T], *args: A
     if found is None:
         found = shared[key] = compute(*args)
     return found
+
+
+class WorldTable(dict):  # type: ignore[type-arg]
+    """Per object id, a fact worked out from the world's names and definitions alone (`work_out`),
+    filled on demand and kept in `World.derived`, which the world empties whenever those change:
+    `Table.of(world)[oid]` costs a dict lookup once the id has been asked about. For listings that
+    ask the same thing of the same objects tick after tick."""
+
+    def __init__(self, world: World) -> None:
+        super().__init__()
+        self.world = world
+
+    @classmethod
+    def of(cls, world: World) -> Any:
+        table = world.derived.get(cls)
+        if table is None:
+            table = world.derived[cls] = cls(world)
+        return table
+
+    def __missing__(self, oid: str) -> Any:
+        value = self[oid] = self.work_out(oid)
+        return value
+
+    def work_out(self, oid: str) -> Any:
+        raise NotImplementedError

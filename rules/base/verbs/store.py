@@ -26,7 +26,7 @@ from agentodyssey_pz.rules.base import (
     RuleResult,
     entry_key,
 )
-from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.context import RuleContext, WorldTable
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import ContainerInstance
 from agentodyssey_pz.world.schema import ObjectDef
@@ -51,32 +51,17 @@ from ..containers import (
 )
 
 
-class Storables(dict):
+class Storables(WorldTable):
     """Object id -> (name, size) of an object that can be stored and that its name lists (not a
-    container, a size that is not null), else None; filled on demand. One per World while its
-    names and definitions stay (`World.derived`): store lists every thing in hand and here each
+    container, a size that is not null), else None: store lists every thing in hand and here each
     time it is asked, mostly the same things as before."""
 
-    def __init__(self, world: World) -> None:
-        super().__init__()
-        self.world = world
-
-    def __missing__(self, oid: str) -> tuple[str, int] | None:
-        world = self.world
-        obj = world.find_def(oid)
-        found = None
-        if obj is not None and not obj.is_container and obj.size is not None:
-            name = names_itself(world, oid)
-            found = None if name is None else (name, obj.size)
-        self[oid] = found
-        return found
-
-
-def storables(world: World) -> Storables:
-    table = world.derived.get(Storables)
-    if table is None:
-        table = world.derived[Storables] = Storables(world)
-    return table
+    def work_out(self, oid: str) -> tuple[str, int] | None:
+        obj = self.world.find_def(oid)
+        if obj is None or obj.is_container or obj.size is None:
+            return None
+        name = names_itself(self.world, oid)
+        return None if name is None else (name, obj.size)
 
 
 def space_for(world: World, obj: ObjectDef, container: ContainerInstance) -> int | None:
@@ -229,7 +214,7 @@ class Store(ListsAmounts, BaseActionRule):
             (cname, container, free_space(world, container, shared))
             for cname, container in destinations
         ]
-        hands, storable = agent.hands, storables(world)
+        hands, storable = agent.hands, Storables.of(world)
         listed: AmountRuns = []
         for oid in dict.fromkeys([*hands, *ground]):
             known = storable[oid]
@@ -252,7 +237,7 @@ class Store(ListsAmounts, BaseActionRule):
         if not rooms:
             return []
         ground = world.areas[agent.area_id].objects
-        storable, def_of = storables(world), world.def_of
+        storable, def_of = Storables.of(world), world.def_of
         out: list[tuple[Any, tuple[str, ...]]] = []
         for oid in dict.fromkeys([*agent.hands, *ground]):
             known = storable[oid]
