@@ -127,6 +127,24 @@ def test_a_step_rule_that_raises_stops_the_game_and_is_not_retried(tmp_path: Pat
     assert game.tick_index == index == 1
 
 
+ASKS_FOR_ACTOR = """
+class Nosy(BaseStepRule):
+    name = "nosy_step"
+    priority = 50
+
+    def apply(self, ctx, res):
+        res.say(ctx.actor.id, "nosy.said", "Who acted?")
+"""
+
+
+def test_a_step_rule_reading_the_actor_is_told_there_is_none(tmp_path: Path) -> None:
+    game = Game(TINY, 1, GameConfig(rule_packs=(pack(tmp_path / "nosy", ASKS_FOR_ACTOR),)))
+    with pytest.raises(RuleError) as info:
+        game.reset(0)
+    assert "Nosy ('nosy_step', " in str(info.value)
+    assert "AttributeError: ctx.actor.id: step rules have no acting agent" in str(info.value)
+
+
 def test_a_checkpoint_resumes_to_the_state_before_the_failed_tick(tmp_path: Path) -> None:
     boom = pack(tmp_path / "boom", BOOM)
     env = agentodyssey_pz.parallel_env(
