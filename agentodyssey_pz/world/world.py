@@ -65,7 +65,7 @@ class World:
         # demand and dropped whenever a name is added or removed (`_names_changed`).
         self._listing: dict[str, tuple[str, str] | None] = {}
         # Facts that rules work out from names and definitions alone, memoised under keys of their
-        # own (a tuple led by the rule's name); emptied with `_listing` whenever those change.
+        # own (`rules.context.WorldTable` classes); emptied with `_listing` whenever those change.
         self.derived: dict[Any, Any] = {}
         # Counts those changes (definitions and recipes included): equal revisions of one World
         # mean the same names and definitions, which cached listings rely on (`agents.reach_key`).
