@@ -16,7 +16,16 @@ from agentodyssey_pz.rules.rewards import RewardBreakdown
 class TickResult:
     """Feedback, reward breakdowns, events and flags of one tick."""
 
-    __slots__ = ("_result", "bootstrap", "rewards", "terminated", "tick")
+    __slots__ = (
+        "_result",
+        "action_ok",
+        "bootstrap",
+        "events",
+        "invalid",
+        "rewards",
+        "terminated",
+        "tick",
+    )
 
     def __init__(
         self,
@@ -31,20 +40,12 @@ class TickResult:
         self.rewards = dict(rewards)
         self.terminated = terminated
         self.bootstrap = bootstrap
-
-    @property
-    def events(self) -> list[Event]:
-        return self._result.events
-
-    @property
-    def invalid(self) -> dict[str, bool]:
-        """Per agent: the command could not be parsed, named no verb, or had the wrong arity."""
-        return self._result.invalid
-
-    @property
-    def action_ok(self) -> dict[str, bool]:
-        """Per agent: the command was parsed, validated and its rule took effect."""
-        return self._result.action_ok
+        # The tick's, read by every env step for every agent (plain slots, not properties).
+        self.events: list[Event] = result.events
+        # Per agent: the command was parsed, validated and its rule took effect.
+        self.action_ok: dict[str, bool] = result.action_ok
+        # Per agent: the command could not be parsed, named no verb, or had the wrong arity.
+        self.invalid: dict[str, bool] = result.invalid
 
     def feedback(self, agent_id: str) -> str:
         return self._result.feedback_text(agent_id)
