@@ -35,9 +35,10 @@ def item_list(world: World, items: Mapping[str, int]) -> str:
     return ", ".join([f"{n} {name_of(oid)}" for oid, n in items.items()])
 
 
-# An ItemLists memo forgets everything beyond this many texts (a process's envs stay small however
-# many different grounds and hands they see).
-ITEM_LIST_TEXTS = 4096
+# An ItemLists memo forgets everything beyond this many texts: about 1 KB each, so at most about
+# 1 MB per env however many different grounds and hands it sees (16 agents fill it in a few hundred
+# ticks; a bound 4 times larger saved only 4% of the texts written).
+ITEM_LIST_TEXTS = 1024
 
 
 class ItemLists:
