@@ -58,6 +58,13 @@ def names_itself(world: World, oid: str) -> str | None:
     return found[1] if found is not None else None
 
 
+def command_name(world: World, container_id: str) -> str | None:
+    """The name a command calls a container instance by: its own, when that name leads back to it
+    and is not the literal `inventory` (which means the equipped one); else None."""
+    name = names_itself(world, container_id)
+    return name if name != INVENTORY else None
+
+
 def reachable_containers(
     world: World, agent: AgentState, shared: Shared = None
 ) -> list[tuple[str, ContainerInstance]]:
@@ -75,8 +82,8 @@ def reachable_containers(
         if cid not in containers or cid in seen:  # most things in hand are not containers
             continue
         seen.add(cid)
-        name = names_itself(world, cid)
-        if name is not None and name != INVENTORY:
+        name = command_name(world, cid)
+        if name is not None:
             found.append((name, containers[cid]))
     ground = ground_containers(world, agent.area_id, shared)
     if seen:  # an instance lies in one place only; kept exact even where a state breaks that
@@ -100,8 +107,8 @@ def _ground_containers(world: World, area_id: str) -> list[tuple[str, ContainerI
     found = []
     for cid in world.areas[area_id].objects:
         if cid in containers:
-            name = names_itself(world, cid)
-            if name is not None and name != INVENTORY:
+            name = command_name(world, cid)
+            if name is not None:
                 found.append((name, containers[cid]))
     return found
 
@@ -117,8 +124,8 @@ def catalogue_containers(
     if agent.inventory_id is not None:
         found.append((None, INVENTORY, containers[agent.inventory_id]))
     for cid in agent.hands:
-        name = names_itself(world, cid) if cid in containers else None
-        if name is not None and name != INVENTORY:
+        name = command_name(world, cid) if cid in containers else None
+        if name is not None:
             found.append((IN_HAND, name, containers[cid]))
     return found
 

@@ -52,16 +52,16 @@ from ..containers import (
 
 
 class Storables(WorldTable):
-    """Object id -> (name, size) of an object that can be stored and that its name lists (not a
-    container, a size that is not null), else None: store lists every thing in hand and here each
-    time it is asked, mostly the same things as before."""
+    """Object id -> (definition id, name, size) of an object that can be stored and that its name
+    lists (not a container, a size that is not null), else None: store lists every thing in hand
+    and here each time it is asked, mostly the same things as before."""
 
-    def work_out(self, oid: str) -> tuple[str, int] | None:
+    def work_out(self, oid: str) -> tuple[str, str, int] | None:
         obj = self.world.find_def(oid)
         if obj is None or obj.is_container or obj.size is None:
             return None
         name = names_itself(self.world, oid)
-        return None if name is None else (name, obj.size)
+        return None if name is None else (obj.id, name, obj.size)
 
 
 def space_for(world: World, obj: ObjectDef, container: ContainerInstance) -> int | None:
@@ -220,7 +220,7 @@ class Store(ListsAmounts, BaseActionRule):
             known = storable[oid]
             if known is None:
                 continue
-            name, size = known
+            _, name, size = known
             found = hands.get(oid, 0) + ground.get(oid, 0)
             for cname, _, free in rooms:
                 listed.append(((name, cname), min(found, free // size) if size else found))
@@ -236,15 +236,14 @@ class Store(ListsAmounts, BaseActionRule):
         ]
         if not rooms:
             return []
-        ground = world.areas[agent.area_id].objects
-        storable, def_of = Storables.of(world), world.def_of
+        ground, storable = world.areas[agent.area_id].objects, Storables.of(world)
         out: list[tuple[Any, tuple[str, ...]]] = []
         for oid in dict.fromkeys([*agent.hands, *ground]):
             known = storable[oid]
             if known is None:
                 continue
-            name, size = known
+            def_id, name, size = known
             for suffix, cname, free in rooms:
                 if not size or free >= size:
-                    out.append((entry_key(def_of(oid).id, suffix), (ONE, name, cname)))
+                    out.append((entry_key(def_id, suffix), (ONE, name, cname)))
         return out
