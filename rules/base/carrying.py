@@ -47,18 +47,12 @@ CACHED_RUN = 64
 CACHED_RUNS = 1 << 12
 
 
-def amount_commands(verb_phrase: str, rest: tuple[str, ...], limit: int) -> tuple[str, ...]:
-    """`<verb> 1 <rest>` ... `<verb> <limit> <rest>`; short runs written once (they repeat from
-    tick to tick)."""
-    if limit <= CACHED_RUN:
-        return _short_run(verb_phrase, rest, limit)
-    return _write_run(verb_phrase, rest, limit)
-
-
 def _write_run(verb_phrase: str, rest: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    """`<verb> 1 <rest>` ... `<verb> <limit> <rest>`."""
     return tuple(command_text(verb_phrase, (n, *rest)) for n in amount_words(limit, True))
 
 
+# Short runs are written once: they repeat from tick to tick.
 _short_run = functools.lru_cache(maxsize=CACHED_RUNS)(_write_run)
 
 
@@ -85,9 +79,13 @@ class ListsAmounts:
 
     def valid_commands(self, ctx: RuleContext) -> list[str]:
         out: list[str] = []
+        verb = self.verb
         for rest, limit in self.amount_runs(ctx):
-            if limit > 0:
-                out += amount_commands(self.verb, rest, limit)
+            # No helper call per run: a crowd's bags make store list dozens of runs per agent.
+            if limit > CACHED_RUN:
+                out += _write_run(verb, rest, limit)
+            elif limit > 0:
+                out += _short_run(verb, rest, limit)
         return out
 
 

@@ -217,21 +217,38 @@ def test_valid_params_agree_exactly_with_apply() -> None:
 
 
 def test_long_amount_runs_are_written_afresh_and_short_ones_kept() -> None:
-    """Listings of amounts (`carrying.amount_commands`): a run longer than CACHED_RUN is written
+    """Listings of amounts (`ListsAmounts.valid_commands`): a run longer than CACHED_RUN is written
     each time (a rich agent's purse would otherwise fill memory with one run per sum it held);
-    shorter runs are kept. Both list every amount in order."""
+    shorter runs are kept. Both list every amount in order; a run with nothing to offer lists
+    nothing."""
     game = make_game()
     namespace = type(game.engine.rules["discard"]).__module__.rsplit(".verbs.", 1)[0]
     carrying = sys.modules[f"{namespace}.carrying"]
+
+    class Runs(carrying.ListsAmounts):
+        verb = "discard"
+
+        def __init__(self, runs: list[tuple[tuple[str, ...], int]]) -> None:
+            self.runs = runs
+
+        def amount_runs(self, ctx: Any) -> list[tuple[tuple[str, ...], int]]:
+            return self.runs
+
     rest = ("pear", "inventory")
     long = carrying.CACHED_RUN + 1
-    first = carrying.amount_commands("discard", rest, long)
-    assert first == tuple(f"discard {n} pear inventory" for n in range(1, long + 1))
-    assert carrying.amount_commands("discard", rest, long) is not first
-    short = carrying.amount_commands("discard", rest, 3)
-    assert short == (
+    kept = carrying._short_run.cache_info
+    before = kept()
+    first = Runs([(rest, long)]).valid_commands(None)
+    assert first == [f"discard {n} pear inventory" for n in range(1, long + 1)]
+    assert Runs([(rest, long)]).valid_commands(None) == first
+    assert kept().currsize == before.currsize and kept().hits == before.hits  # never kept
+    short = Runs([(rest, 3), (("fig", "sack"), 0), (("plum", "sack"), 1)]).valid_commands(None)
+    assert short == [
         "discard 1 pear inventory",
         "discard 2 pear inventory",
         "discard 3 pear inventory",
-    )
-    assert carrying.amount_commands("discard", rest, 3) is short
+        "discard 1 plum sack",
+    ]
+    hits = kept().hits
+    assert Runs([(rest, 3)]).valid_commands(None) == short[:3]
+    assert kept().hits == hits + 1  # the same run, written once
