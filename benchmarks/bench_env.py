@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import platform
 import random
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -321,6 +324,19 @@ def interleave_cost(world: str, envs: int, steps: int, runs: int) -> None:
     )
 
 
+def interpreter() -> str:
+    """Which CPython runs the figures, and whether from a shared libpython: builds differ by 10-15%
+    here (pyenv's default build, shared and without PGO/LTO, against Debian's python3.11)."""
+    try:
+        with open("/proc/self/maps") as maps:
+            shared = "libpython" in maps.read()
+        linked = ", shared libpython" if shared else ", libpython linked in"
+    except OSError:  # not Linux
+        linked = ""
+    where = os.path.realpath(sys.executable)
+    return f"{platform.python_implementation()} {platform.python_version()} ({where}{linked})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", default="default")
@@ -340,6 +356,7 @@ def main() -> None:
     parser.add_argument("--expansion", action="store_true")
     parser.add_argument("--interleave", action="store_true")
     args = parser.parse_args()
+    print(f"python: {interpreter()}")
     if args.interleave:
         for envs in args.envs:
             interleave_cost(args.world, envs, max(20, args.steps // 32), args.runs)
