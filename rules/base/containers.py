@@ -71,7 +71,17 @@ def reachable_containers(
     """Every (name, container) a command can use right now: `inventory` first when one is
     equipped, then container instances held in hand, the equipped one, and those on the ground,
     each by an instance name that resolves to it. Looks only at hands, equipment and this ground.
-    `shared`: `RuleContext.shared`, where the ground's part is worked out once per area."""
+    `shared`: `RuleContext.shared`, where the ground's part is worked out once per area and each
+    agent's whole list once (store, take out and discard all ask for it); read it, never change
+    it."""
+    return once_per_phase(
+        shared, ("reachable_containers", agent.id), _reachable_containers, world, agent, shared
+    )
+
+
+def _reachable_containers(
+    world: World, agent: AgentState, shared: Shared
+) -> list[tuple[str, ContainerInstance]]:
     containers = world.containers
     found: list[tuple[str, ContainerInstance]] = []
     seen: set[str] = set()
