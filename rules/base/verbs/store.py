@@ -223,7 +223,8 @@ class Store(ListsAmounts, BaseActionRule):
             _, name, size = known
             found = hands.get(oid, 0) + ground.get(oid, 0)
             for cname, _, free in rooms:
-                listed.append(((name, cname), min(found, free // size) if size else found))
+                fits = free // size if size else found  # no size (currency): always fits
+                listed.append(((name, cname), found if found < fits else fits))
         return listed
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
