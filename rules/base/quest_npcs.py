@@ -47,8 +47,10 @@ def ensure_guide(
         world.add_npc(npc, agent.area_id)
         progress["guide"] = npc.id
     npc.enemy, npc.quest = False, True
-    npc.hp = max(npc.hp, GUIDE_HP)
-    npc.attack_power = max(npc.attack_power, GUIDE_ATTACK)
+    if npc.hp < GUIDE_HP:
+        npc.hp = GUIDE_HP
+    if npc.attack_power < GUIDE_ATTACK:
+        npc.attack_power = GUIDE_ATTACK
     if npc.area_id is None:
         world.place_npc(npc.id, agent.area_id)
     return npc

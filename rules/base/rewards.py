@@ -25,12 +25,18 @@ class DefaultRewardFunction(RewardFunction):
                 out[agent_id] = RewardBreakdown()
                 continue
             prev = before[agent_id]
+            # Progress a pack takes back never counts below zero. Comparisons, not max(): this
+            # runs for every agent on every tick, and 3.11's max() is a slow call.
+            kills = agent.kills - prev.kills
+            unique_kills = len(agent.unique_kills) - prev.unique_kills
+            crafted = len(agent.crafted) - prev.crafted_kinds
+            traded = len(agent.traded) - prev.traded_kinds
             breakdown = RewardBreakdown(
                 exploration=len(agent.visited) - prev.visited,
-                kill=max(0, agent.kills - prev.kills),
-                unique_kill=max(0, len(agent.unique_kills) - prev.unique_kills),
-                craft=max(0, len(agent.crafted) - prev.crafted_kinds),
-                trade=max(0, len(agent.traded) - prev.traded_kinds),
+                kill=kills if kills > 0 else 0,
+                unique_kill=unique_kills if unique_kills > 0 else 0,
+                craft=crafted if crafted > 0 else 0,
+                trade=traded if traded > 0 else 0,
             )
             for event in res.by_agent.get(agent_id, ()):
                 kind = event.type

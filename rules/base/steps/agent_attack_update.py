@@ -20,10 +20,14 @@ class AgentAttackUpdate(BaseStepRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         def_of = ctx.world.def_of
         for agent in ctx.game.agents.values():
-            hands = agent.hands
             # Only the best single item in hand counts; armour and inventory never add attack.
-            best = max(def_of(oid).attack for oid in hands) if hands else 0
-            agent.attack = agent.min_attack + best
+            # A plain loop rather than max() over a generator: every agent, every tick.
+            best = None
+            for oid in agent.hands:
+                bonus = def_of(oid).attack
+                if best is None or bonus > best:
+                    best = bonus
+            agent.attack = agent.min_attack + (best or 0)
             if agent.attack <= 0:
                 res.say(
                     agent.id,
