@@ -237,16 +237,22 @@ class VectorEncoder:
         if coin is not None:  # what a purchase can spend: hands, inventory, containers in hand
             for store in carried_stores(world, agent):
                 coins += store.get(coin, 0)
+        # Clipped with comparisons rather than min() and max(), which cost 3.11 about 90 ns a
+        # call here against 12: this runs for every agent on every tick.
         s = self._self
-        view[s] = max(0.0, agent.hp / agent.max_hp) if agent.max_hp else 0.0
-        view[s + 1] = min(1.0, max(0.0, agent.attack / ATTACK_SCALE))
-        view[s + 2] = min(1.0, agent.defense / DEFENSE_SCALE)
-        view[s + 3] = min(1.0, agent.level / LEVEL_SCALE)
+        hp = agent.hp / agent.max_hp if agent.max_hp else 0.0
+        view[s] = hp if hp > 0.0 else 0.0
+        attack = agent.attack / ATTACK_SCALE
+        view[s + 1] = (attack if attack < 1.0 else 1.0) if attack > 0.0 else 0.0
+        defense = agent.defense / DEFENSE_SCALE
+        view[s + 2] = defense if defense < 1.0 else 1.0
+        level = agent.level / LEVEL_SCALE
+        view[s + 3] = level if level < 1.0 else 1.0
         view[s + 4] = agent.xp / game.config.xp_per_level
         view[s + 5] = agent.stamina
         view[s + 6] = 1.0 if agent.defending else 0.0
         view[s + 7] = 1.0 if agent.combats else 0.0
-        view[s + 8] = _count(coins, COIN_SCALE)
+        view[s + 8] = _count(coins, COIN_SCALE) if coins else 0.0
 
     def _slot_of(self, world, oid: str) -> int:
         i = self.layout.object_index.get(world.def_of(oid).id)
@@ -297,23 +303,28 @@ class VectorEncoder:
                 view[self._npc_enemy + i] = 1.0
             if npc_id in combats:
                 view[self._npc_fighting + i] = 1.0
-        for i, healths in seen.items():
-            view[self._npc_count + i] = min(1.0, len(healths) / NPC_COUNT_SCALE)
-            view[self._npc_health + i] = min(1.0, sum(healths) / len(healths))
+        for i, healths in seen.items():  # clipped by comparisons, as in `_self_stats`
+            count = len(healths) / NPC_COUNT_SCALE
+            view[self._npc_count + i] = count if count < 1.0 else 1.0
+            health = sum(healths) / len(healths)
+            view[self._npc_health + i] = health if health < 1.0 else 1.0
 
     def _progress(self, agent: AgentState, view: memoryview) -> None:
         q = self._quest
         progress = agent.progress
         quest = progress.get("main_quest")
-        if quest:
-            chapters = max(1, quest.get("chapters", 1))
-            view[q] = min(1.0, quest.get("chapter", 0) / chapters)
-            view[q + 1] = min(1.0, len(quest.get("completed", ())) / max(1, quest.get("stages", 1)))
+        if quest:  # clipped by comparisons, as in `_self_stats`
+            chapters, stages = quest.get("chapters", 1), quest.get("stages", 1)
+            chapter = quest.get("chapter", 0) / (chapters if chapters > 1 else 1)
+            view[q] = chapter if chapter < 1.0 else 1.0
+            completed = len(quest.get("completed", ())) / (stages if stages > 1 else 1)
+            view[q + 1] = completed if completed < 1.0 else 1.0
             view[q + 2] = 1.0 if quest.get("complete") else 0.0
         side = progress.get("side_quest")
         if side:
-            done = sum((side.get("completed_count") or {}).values())
-            view[q + 3] = min(1.0, done / SIDE_QUEST_SCALE)
+            done = sum((side.get("completed_count") or {}).values()) / SIDE_QUEST_SCALE
+            view[q + 3] = done if done < 1.0 else 1.0
         t = self._tutorial
-        view[t] = min(1.0, agent.tutorial_stage / TUTORIAL_STEPS)
+        stage = agent.tutorial_stage / TUTORIAL_STEPS
+        view[t] = stage if stage < 1.0 else 1.0
         view[t + 1] = 1.0 if agent.tutorial_passed else 0.0
