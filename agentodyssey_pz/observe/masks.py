@@ -189,7 +189,7 @@ def valid_actions(
                         if mask_options is None
                         else mask_options.get(verb_id, ())
                     )
-                    lines = [command_text(phrase, p) for _, p in found]
+                    lines = [command_text(phrase, p) for _, p in found] if found else []
             except Exception as exc:
                 method = "mask_targets" if from_mask else "valid_commands"
                 raise rule_raised(rule, method, exc) from exc

@@ -67,7 +67,11 @@ class RuleResult:
         self.invalid[agent_id] = True
 
     def feedback_text(self, agent_id: str) -> str:
-        return "\n".join(text for _, text in self.feedback[agent_id] if text)
+        texts = []  # a plain loop: a line or two, every agent, every tick
+        for _, text in self.feedback[agent_id]:
+            if text:
+                texts.append(text)
+        return "\n".join(texts)
 
     def feedback_keys(self, agent_id: str) -> list[str]:
         return [key for key, _ in self.feedback[agent_id]]
@@ -254,8 +258,9 @@ class BaseActionRule(ABC):
         """`valid_params` written as commands, as language agents are shown them (the parser
         reads each back to its parameters). A verb listing many amounts may override it with a
         cached equivalent (the tests check the two agree)."""
-        verb = self.verb
-        return [command_text(verb, params) for params in self.valid_params(ctx)]
+        verb, found = self.verb, self.valid_params(ctx)
+        # Nothing to write, most of the time: no comprehension then (3.11 builds a function for it)
+        return [command_text(verb, params) for params in found] if found else []
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         """(target, params) for every catalogue entry of this verb that would take effect now:

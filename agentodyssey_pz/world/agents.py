@@ -196,4 +196,7 @@ def container_load(world: World, container: ContainerInstance) -> int:
 
     One formula everywhere (the reference has three; spec actions.md 0.2)."""
     def_of = world.def_of
-    return sum((def_of(oid).size or 0) * n for oid, n in container.items.items())
+    load = 0
+    for oid, n in container.items.items():  # a plain loop, not sum() over a generator: hot
+        load += (def_of(oid).size or 0) * n
+    return load

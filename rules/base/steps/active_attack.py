@@ -67,9 +67,11 @@ class ActiveAttack(BaseStepRule):
                 continue
             area_id = agent.area_id
             waiting = enemies.get(area_id)
-            if waiting is None:
-                waiting = [n for n in world.areas[area_id].npcs if npcs[n].enemy]
-                enemies[area_id] = waiting
+            if waiting is None:  # a plain loop, not a comprehension (cheaper for a few NPCs)
+                waiting = enemies[area_id] = []
+                for npc_id in world.areas[area_id].npcs:
+                    if npcs[npc_id].enemy:
+                        waiting.append(npc_id)
             if not waiting:
                 continue
             engaged = agent.combats

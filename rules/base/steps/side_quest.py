@@ -330,7 +330,10 @@ class Errands:
         # The other scenarios complete on this tick's events about me.
         if scenario == "talk":
             wanted = task["target_npc"]
-            return any(e.type == "npc_talked_to" and e.data.get("npc_id") == wanted for e in mine)
+            for event in mine:  # a plain loop, cheaper than any() over a generator
+                if event.type == "npc_talked_to" and event.data.get("npc_id") == wanted:
+                    return True
+            return False
         kind = "object_crafted" if scenario == "craft" else "object_bought"
         npc = task.get("target_npc")  # a craft task names no NPC
         for event in mine:
@@ -348,7 +351,11 @@ class Errands:
     def check_completions(self) -> None:
         tasks = self.progress["tasks"]
         mine = self.res.by_agent.get(self.agent.id, ())
-        done = [s for s in SCENARIOS if tasks[s] is not None and self.is_done(s, tasks[s], mine)]
+        done = []
+        for scenario in SCENARIOS:  # a plain loop, not a comprehension: every agent, every tick
+            task = tasks[scenario]
+            if task is not None and self.is_done(scenario, task, mine):
+                done.append(scenario)
         if not done:
             return
         guide = self.guide()
