@@ -97,7 +97,11 @@ def inventory_of(world: World, agent: AgentState) -> ContainerInstance | None:
 def held_containers(world: World, agent: AgentState) -> list[ContainerInstance]:
     """Container instances in the agent's hands, in hand order."""
     containers = world.containers
-    return [containers[oid] for oid in agent.hands if oid in containers]
+    held = []  # a plain loop: two hands at most
+    for oid in agent.hands:
+        if oid in containers:
+            held.append(containers[oid])
+    return held
 
 
 def carried_stores(world: World, agent: AgentState) -> list[dict[str, int]]:

@@ -259,10 +259,12 @@ class Craft(ListsAmounts, BaseActionRule):
         """Each product of something I carry (or hold credit for) whose stations are here and whose
         ingredients suffice for one, amounts 1..possible. Only recipes using what I carry are
         looked at (via `world.products_of`), never every definition."""
-        return [((obj.name,), possible) for obj, possible in self.craftable(ctx)]
+        found = self.craftable(ctx)
+        return [((obj.name,), possible) for obj, possible in found] if found else []
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        return [(obj.id, (ONE, obj.name)) for obj, _ in self.craftable(ctx)]
+        found = self.craftable(ctx)
+        return [(obj.id, (ONE, obj.name)) for obj, _ in found] if found else []
 
     @staticmethod
     def craftable(ctx: RuleContext) -> list[tuple[ObjectDef, int]]:

@@ -121,8 +121,8 @@ class Enter(BaseActionRule):
         if agent.combats and blocking_enemies(world, agent):
             return []
         area_named = world.area_named
-        return [
-            (area_named(name), (name,))
-            for _, name, path in world.named_neighbors(agent.area_id, agent.id)
-            if not path[LOCKED] or opener_in_hand(agent, path[KEY]) is not None
-        ]
+        out = []  # a plain loop: two or three neighbours, every agent, every tick
+        for _, name, path in world.named_neighbors(agent.area_id, agent.id):
+            if not path[LOCKED] or opener_in_hand(agent, path[KEY]) is not None:
+                out.append((area_named(name), (name,)))
+        return out

@@ -47,7 +47,9 @@ def reach_stores(world: World, agent: AgentState) -> list[dict[str, int]]:
     if agent.inventory_id is not None:
         stores.append(world.containers[agent.inventory_id].items)
     containers = world.containers
-    stores += [containers[oid].items for oid in agent.hands if oid in containers]
+    for oid in agent.hands:  # a plain loop: two hands at most
+        if oid in containers:
+            stores.append(containers[oid].items)
     stores.append(world.areas[agent.area_id].objects)
     return stores
 
@@ -60,7 +62,8 @@ def reachable_stores(world: World, agent: AgentState) -> list[tuple[dict[str, in
     if agent.inventory_id is not None:
         inventory_id = agent.inventory_id
         stores.append((world.containers[inventory_id].items, container_loc, inventory_id))
-    stores += [(c.items, container_loc, c.id) for c in held_containers(world, agent)]
+    for held in held_containers(world, agent):
+        stores.append((held.items, container_loc, held.id))
     stores.append((world.areas[agent.area_id].objects, area_loc, agent.area_id))
     return stores
 

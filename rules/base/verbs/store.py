@@ -231,12 +231,13 @@ class Store(ListsAmounts, BaseActionRule):
         """`store 1 <kind> inventory` and `store 1 <kind> <container in hand>` entries (the same
         test as `valid_params`, with the catalogue's destinations only)."""
         agent, world = ctx.actor, ctx.world
+        destinations = catalogue_containers(world, agent)
+        if not destinations:  # most agents carry no container
+            return []
         rooms = [
             (suffix, cname, free_space(world, container))
-            for suffix, cname, container in catalogue_containers(world, agent)
+            for suffix, cname, container in destinations
         ]
-        if not rooms:
-            return []
         ground, storable = world.areas[agent.area_id].objects, Storables.of(world)
         out: list[tuple[Any, tuple[str, ...]]] = []
         for oid in dict.fromkeys([*agent.hands, *ground]):

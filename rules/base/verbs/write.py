@@ -119,7 +119,8 @@ class Write(BaseActionRule):
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         """A template entry for each held writable with room left, if a writing tool is held."""
-        return [(TEXT_HINT, name) for _, name in self.writable_in_hand(ctx)]
+        held = self.writable_in_hand(ctx)
+        return [(TEXT_HINT, name) for _, name in held] if held else []
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         """Each text the quests ask for on each writable I could write on now."""
