@@ -342,7 +342,8 @@ class Game:
             return []
         agents = self.agents
         if len(here) == 1:
-            return [agents[a] for a in here]
+            for a in here:  # no comprehension for the one agent (the common case)
+                return [agents[a]]
         return [agents[a] for a in sorted(here, key=self._order.__getitem__)]
 
     def is_enabled(self, custom_event: str) -> bool:

@@ -70,8 +70,12 @@ class ItemLists:
 
 
 def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentState]) -> str:
-    names = [npc.name for npc in world.npcs_seen_by(area_id, viewer)]
-    names += [a.name for a in others]
+    # Plain loops, no comprehensions: a few names, every agent, every tick.
+    names, npcs = [], world.npcs
+    for npc_id in world.visible_npcs(area_id, viewer):
+        names.append(npcs[npc_id].name)
+    for other in others:
+        names.append(other.name)
     return ", ".join(names) if names else "no one"
 
 
@@ -84,8 +88,13 @@ def observation_text(
     items = item_list if item_lists is None else item_lists.text
     area = world.areas[agent.area_id]
     place = world.places[area.place_id]
-    others = [a for a in game.agents_in(area.id) if a.id != agent.id]
-    neighbors = [world.areas[n].name for n in world.graph.visible_neighbors(area.id, agent.id)]
+    others = []  # plain loops, as in `people_list`
+    for other in game.agents_in(area.id):
+        if other.id != agent.id:
+            others.append(other)
+    neighbors, areas = [], world.areas
+    for neighbor in world.graph.visible_neighbors(area.id, agent.id):
+        neighbors.append(areas[neighbor].name)
     lines = [
         "",
         f"Current Time: {game.time_text}",

@@ -65,9 +65,12 @@ class AreaGraph:
 
     def visible_neighbors(self, area_id: str, agent_id: str) -> list[str]:
         """Neighbours an agent can see and walk to: every path but other agents' personal ones."""
-        return [
-            n for n, d in self._adj[area_id].items() if d[OWNER] is None or d[OWNER] == agent_id
-        ]
+        seen = []  # a plain loop: a few paths, asked for every agent's text every tick
+        for n, d in self._adj[area_id].items():
+            owner = d[OWNER]
+            if owner is None or owner == agent_id:
+                seen.append(n)
+        return seen
 
     def path(self, a: str, b: str) -> dict[str, Any] | None:
         return self._adj[a].get(b)
