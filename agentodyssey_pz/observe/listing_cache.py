@@ -75,6 +75,19 @@ class ListingCache:
         self._phase = ListingPhase(self)
         self.reach_verbs: frozenset[str] = frozenset()
         self._calls = self._reused = self._paused = 0
+        self._plans: dict[str, tuple[Any, Any, int, Any]] = {}
+
+    def plan(self, kind: str, rules: dict[str, Any], other: Any, build: Any) -> Any:
+        """`build(rules, other)`, kept for this environment while the rule set (and `other`, e.g.
+        the action catalogue) stay the same objects: the per-verb plans of the listing loops, kept
+        here rather than in a process-wide table, which a process with many envs would outgrow."""
+        found = self._plans.get(kind)
+        # The length too: the same dict, changed (rule sets are not meant to be), is another set.
+        if found is None or not (
+            found[0] is rules and found[1] is other and found[2] == len(rules)
+        ):
+            found = self._plans[kind] = (rules, other, len(rules), build(rules, other))
+        return found[3]
 
     def listing_phase(self) -> ListingPhase:
         """A stretch in which the state does not change (an env building every agent's

@@ -14,7 +14,7 @@ import numpy as np
 
 from agentodyssey_pz.errors import RuleError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
-from agentodyssey_pz.observe.listing_cache import AgentListings, ListingCache
+from agentodyssey_pz.observe.listing_cache import AgentListings, ListingCache, lists_from_reach
 from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
@@ -96,7 +96,11 @@ ListingPlan = tuple[tuple[str, Any, str, bool], ...]
 _PLANS: dict[int, tuple[dict, int, ListingPlan]] = {}
 
 
-def listing_plan(rules: dict) -> ListingPlan:
+def listing_plan(rules: dict, cache: ListingCache | None = None) -> ListingPlan:
+    """The rule set's listing plan: the env's own (`cache`), else from a small process-wide
+    table."""
+    if cache is not None:
+        return cache.plan("listing", rules, None, _kept_listing_plan)
     found = _PLANS.get(id(rules))
     if found is None or found[0] is not rules or found[1] != len(rules):
         if len(_PLANS) >= 64:
@@ -107,6 +111,23 @@ def listing_plan(rules: dict) -> ListingPlan:
         )
         found = _PLANS[id(rules)] = (rules, len(rules), plan)
     return found[2]
+
+
+def _kept_listing_plan(rules: dict, _: None) -> ListingPlan:
+    return listing_plan(rules)
+
+
+# (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds) per
+# catalogue verb: what `action_mask` needs per verb, found once per env instead of per verb and
+# agent. The rule, not its bound method: a rule's methods may be wrapped after the env was made.
+MaskPlan = tuple[tuple[str, Any, dict, bool], ...]
+
+
+def mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
+    return tuple(
+        (verb, rules[verb], catalogue.slots[verb], lists_from_reach(type(rules[verb])))
+        for verb in catalogue.verbs
+    )
 
 
 def valid_params_by_verb(
@@ -128,7 +149,7 @@ def valid_params_by_verb(
     ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: ParamsByVerb = {}
-    for verb_id, rule, _, from_mask in listing_plan(rules):
+    for verb_id, rule, _, from_mask in listing_plan(rules, cache):
         cached = kept.params.get((verb_id, all_amounts)) if kept is not None else None
         if cached is not None:
             params_list = list(cached)
@@ -174,7 +195,7 @@ def valid_actions(
     ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
-    for verb_id, rule, phrase, from_mask in listing_plan(rules):
+    for verb_id, rule, phrase, from_mask in listing_plan(rules, cache):
         cached = kept.commands.get(verb_id) if kept is not None else None
         if cached is not None:
             lines = list(cached)
@@ -244,26 +265,29 @@ def action_mask(
         out.fill(0)
     view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
-    slots_of = catalogue.slots
+    plan = (
+        cache.plan("mask", rules, catalogue, mask_plan)
+        if cache is not None
+        else mask_plan(rules, catalogue)
+    )
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, same_state=False)
     kept_found = kept.found if kept is not None else None
-    for verb in catalogue.verbs:
+    for verb, rule, slots, reach_only in plan:
         found = kept_found.get(verb) if kept_found is not None else None
         if found is None:
             ctx.action = verb
             try:
-                found = rules[verb].mask_targets(ctx)
+                found = rule.mask_targets(ctx)
             except Exception as exc:
-                raise rule_raised(rules[verb], "mask_targets", exc) from exc
-            if kept is not None and verb in kept.verbs:
-                kept.found[verb] = found
+                raise rule_raised(rule, "mask_targets", exc) from exc
+            if reach_only and kept_found is not None:
+                kept_found[verb] = found
         if not found:
             continue
         if options is not None:
             options[verb] = found
-        slots = slots_of[verb]
         for target, _ in found:
             i = slots.get(target)
             if i is not None:  # None: a target the definition lacks (e.g. added by expansion)

@@ -272,3 +272,62 @@ def test_the_env_builds_observations_and_infos_in_one_listing_phase() -> None:
     env.step(dict.fromkeys(env.agents, "wait"))
     assert len(seen) >= 8 and all(seen)
     assert env._listings.shared is None
+
+
+def test_a_plan_is_kept_per_cache_while_its_rule_set_stays_the_same() -> None:
+    """`ListingCache.plan`: built once per rule set and companion object; another dict, a changed
+    dict or another companion gets a new one."""
+    cache, built = ListingCache(), []
+
+    def build(rules: dict, other: object) -> object:
+        built.append((rules, other))
+        return object()
+
+    rules: dict = {"wait": 1}
+    first = cache.plan("mask", rules, None, build)
+    assert cache.plan("mask", rules, None, build) is first and len(built) == 1
+    assert cache.plan("listing", rules, None, build) is not first  # plans of another kind
+    assert cache.plan("mask", dict(rules), None, build) is not first
+    rules["enter"] = 2
+    changed = cache.plan("mask", rules, None, build)
+    assert cache.plan("mask", rules, "catalogue", build) is not changed
+    assert len(built) == 5
+
+
+def test_many_envs_in_one_process_keep_their_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each env keeps its own mask and listing plans: 70 envs in one process (more than a
+    process-wide table of 64 would hold) build them once each, however many steps they take;
+    and a rule method wrapped after the plan was made is the one the mask calls."""
+    from agentodyssey_pz.observe import masks
+
+    built: list[str] = []
+    for name in ("mask_plan", "_kept_listing_plan"):
+        original = getattr(masks, name)
+
+        def counted(rules, other, _original=original, _name=name):  # type: ignore[no-untyped-def]
+            built.append(_name)
+            return _original(rules, other)
+
+        monkeypatch.setattr(masks, name, counted)
+    envs = [
+        agentodyssey_pz.parallel_env(
+            world=TINY_WORLD, num_agents=1, obs_mode="text", valid_actions_in_info=True
+        )
+        for _ in range(70)
+    ]
+    for env in envs:
+        env.reset(seed=0)
+        for _ in range(3):
+            env.step(dict.fromkeys(env.agents, "wait"))
+    assert built.count("mask_plan") == 70 and built.count("_kept_listing_plan") == 70
+    env = envs[0]
+    rule, seen = env.game.engine.rules["enter"], []
+    original = rule.mask_targets
+
+    def record(ctx):  # type: ignore[no-untyped-def]
+        seen.append(ctx.actor.id)
+        return original(ctx)
+
+    rule.mask_targets = record
+    env.step(dict.fromkeys(env.agents, "wait"))
+    assert seen == env.agents
