@@ -309,8 +309,12 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         agents = self.agents
         with self._stopping_on_error, self._listings.listing_phase():
             observations = {a: self._observe(a, result) for a in agents}
-            rewards = {a: self._reward(result.rewards[a]) for a in agents}
-            infos = {a: self._info(a, result) for a in agents}
+            rewards, infos = {}, {}
+            for a in agents:  # whether the breakdown is all zero, asked once for both
+                breakdown = result.rewards[a]
+                zero = breakdown.is_zero
+                rewards[a] = self._reward(breakdown, zero)
+                infos[a] = self._info(a, result, zero)
         terminations = dict.fromkeys(agents, terminated)
         truncations = dict.fromkeys(agents, truncated)
         if terminated or truncated:
@@ -436,16 +440,19 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             obs["text"] = sanitize(text, self._charset, self.config.text_max_length)
         return obs
 
-    def _reward(self, breakdown: RewardBreakdown) -> Any:
+    def _reward(self, breakdown: RewardBreakdown, zero: bool) -> Any:
         if self.config.vector_reward:
             return np.array([getattr(breakdown, c) for c in COMPONENTS], dtype=np.float32)
-        if breakdown.is_zero:  # most ticks
+        if zero:  # most ticks
             return 0.0
         return float(sum(getattr(breakdown, c) * w for c, w in self._weighted))
 
-    def _info(self, agent: str, result: TickResult) -> dict[str, Any]:
+    def _info(self, agent: str, result: TickResult, zero: bool | None = None) -> dict[str, Any]:
+        """The agent's info; `zero`: whether its reward breakdown is all zero, when known."""
         breakdown = result.rewards[agent]
-        shown = _NO_REWARD if breakdown.is_zero else FrozenDict(breakdown.as_dict())
+        if zero is None:
+            zero = breakdown.is_zero
+        shown = _NO_REWARD if zero else FrozenDict(breakdown.as_dict())
         info: dict[str, Any] = {
             "action_ok": bool(result.action_ok[agent]),
             "invalid_action": bool(result.invalid[agent]),  # the reference's step_invalid_action

@@ -275,7 +275,7 @@ def action_mask(
     kept = _kept_listings(cache, game, rules, agent, same_state=False)
     kept_found = kept.found if kept is not None else None
     for verb, rule, slots, reach_only in plan:
-        found = kept_found.get(verb) if kept_found is not None else None
+        found = kept_found.get(verb) if reach_only and kept_found is not None else None
         if found is None:
             ctx.action = verb
             try:
