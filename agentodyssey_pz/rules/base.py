@@ -89,7 +89,9 @@ class RuleResult:
 
     def events_of(self, agent_id: str | None, type_: str | None = None) -> list[Event]:
         """This tick's events about one agent, optionally of one type, in order."""
-        bucket = self.by_agent.get(agent_id, [])
+        bucket = self.by_agent.get(agent_id)
+        if not bucket:
+            return []
         return bucket if type_ is None else [e for e in bucket if e.type == type_]
 
     def has_event(self, type_: str) -> bool:

@@ -70,12 +70,15 @@ def _not(c: Condition, s: QuestScope) -> bool:
 
 def _event(c: Condition, s: QuestScope) -> bool:
     params = c.params
+    events = s.events(params["type"])
+    if not events:  # most ticks: nothing of the kind happened to the agent
+        return False
     npc = s.resolve(params["npc"]) if "npc" in params else None
     wanted = set(params.get("objects", ()))
     category, area = params.get("category"), s.resolve(params.get("area"))
     payload = {k: s.resolve(v) for k, v in params.get("payload", {}).items()}
     def_of = s.world.find_def
-    for event in s.events(params["type"]):
+    for event in events:
         data = event.data
         if npc is not None and data.get("npc_id") != npc:
             continue

@@ -213,7 +213,8 @@ class QuestRun:
         for event in self.res.by_agent[self.agent.id]:
             if event.type == "object_dropped":
                 drops.append([self.world.def_of(event.data["obj_id"]).id, event.data["area_id"]])
-        del drops[:-MAX_DROP_HISTORY]
+        if len(drops) > MAX_DROP_HISTORY:
+            del drops[:-MAX_DROP_HISTORY]
 
     def guide(self) -> Any:
         return ensure_guide(self.world, self.agent, self.quest.guide, self.progress, set())
