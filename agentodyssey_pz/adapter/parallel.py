@@ -293,8 +293,9 @@ class AgentOdysseyParallelEnv(ParallelEnv):
             raise TypeError(f"step() takes a dict {{agent: action}}, got {type(actions).__name__}")
         if not self.agents:  # after the episode ended: nothing happens (PettingZoo tolerates it)
             return {}, {}, {}, {}, {}
-        unknown = [a for a in actions if a not in self._action_spaces]
-        if unknown:  # a typo would leave an agent doing nothing, silently
+        if not actions.keys() <= self._action_spaces.keys():  # a set test in C, every step
+            unknown = [a for a in actions if a not in self._action_spaces]
+            # a typo would leave an agent doing nothing, silently
             raise KeyError(f"step(): unknown agents {unknown}; the agents are {self.agents}")
         commands = {a: self._command(a, act) for a, act in actions.items()}
         result = self.game.tick(commands)
