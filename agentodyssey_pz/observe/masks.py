@@ -100,21 +100,20 @@ def listing_plan(rules: dict, cache: ListingCache | None = None) -> ListingPlan:
     """The rule set's listing plan: the env's own (`cache`), else from a small process-wide
     table."""
     if cache is not None:
-        return cache.plan("listing", rules, None, _kept_listing_plan)
+        return cache.plan("listing", rules, None, build_listing_plan)
     found = _PLANS.get(id(rules))
     if found is None or found[0] is not rules or found[1] != len(rules):
         if len(_PLANS) >= 64:
             _PLANS.clear()
-        plan = tuple(
-            (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))
-            for verb_id in verbs_in_order(rules)
-        )
-        found = _PLANS[id(rules)] = (rules, len(rules), plan)
+        found = _PLANS[id(rules)] = (rules, len(rules), build_listing_plan(rules))
     return found[2]
 
 
-def _kept_listing_plan(rules: dict, _: None) -> ListingPlan:
-    return listing_plan(rules)
+def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:
+    return tuple(
+        (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))
+        for verb_id in verbs_in_order(rules)
+    )
 
 
 # (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds) per

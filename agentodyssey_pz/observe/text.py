@@ -70,10 +70,9 @@ class ItemLists:
 
 
 def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentState]) -> str:
-    # Plain loops, no comprehensions: a few names, every agent, every tick.
-    names, npcs = [], world.npcs
-    for npc_id in world.visible_npcs(area_id, viewer):
-        names.append(npcs[npc_id].name)
+    names = []  # plain loops, no comprehensions: a few names, every agent, every tick
+    for npc in world.npcs_seen_by(area_id, viewer):
+        names.append(npc.name)
     for other in others:
         names.append(other.name)
     return ", ".join(names) if names else "no one"

@@ -390,8 +390,10 @@ class World:
 
     def npcs_seen_by(self, area_id: str, viewer: str) -> list[Npc]:
         """NPCs in the area that `viewer` can see, in arrival order."""
-        npcs = self.npcs
-        return [npcs[n] for n in self.visible_npcs(area_id, viewer)]
+        npcs, seen = self.npcs, []
+        for npc_id in self.visible_npcs(area_id, viewer):  # a plain loop: a few, every agent's text
+            seen.append(npcs[npc_id])
+        return seen
 
     # ----------------------------------------------------------------- queries
     def dist_areas(self) -> list[Area]:

@@ -301,7 +301,7 @@ def test_many_envs_in_one_process_keep_their_plans(monkeypatch: pytest.MonkeyPat
     from agentodyssey_pz.observe import masks
 
     built: list[str] = []
-    for name in ("mask_plan", "_kept_listing_plan"):
+    for name in ("mask_plan", "build_listing_plan"):
         original = getattr(masks, name)
 
         def counted(rules, other, _original=original, _name=name):  # type: ignore[no-untyped-def]
@@ -319,7 +319,7 @@ def test_many_envs_in_one_process_keep_their_plans(monkeypatch: pytest.MonkeyPat
         env.reset(seed=0)
         for _ in range(3):
             env.step(dict.fromkeys(env.agents, "wait"))
-    assert built.count("mask_plan") == 70 and built.count("_kept_listing_plan") == 70
+    assert built.count("mask_plan") == 70 and built.count("build_listing_plan") == 70
     env = envs[0]
     rule, seen = env.game.engine.rules["enter"], []
     original = rule.mask_targets
