@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--runs 3]
        python benchmarks/bench_env.py --supersuit [--envs 4 16 64 128]  (1 vs 2 processes, vector)
-       python benchmarks/bench_env.py --scaling [--ticks 300]  (per-agent cost, 3 vs 64 agents)
+       python benchmarks/bench_env.py --scaling [--ticks 300]  (per-agent cost, 3 vs 64 agents,
+                                        and in text modes the valid-action lists' lengths)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
        python benchmarks/bench_env.py --interleave [--envs 4 16 64 128]  (many envs in one process)
 
@@ -54,7 +55,15 @@ def run_vector(world: str, agents: int, steps: int, seed: int, **settings: objec
     return steps / (time.perf_counter() - start)
 
 
-def run_text(world: str, agents: int, steps: int, seed: int, obs_mode: str = "text") -> float:
+def run_text(
+    world: str,
+    agents: int,
+    steps: int,
+    seed: int,
+    obs_mode: str = "text",
+    listed: list[int] | None = None,
+) -> float:
+    """`listed`, when given, receives the length of each valid-action list the agents chose from."""
     env = agentodyssey_pz.parallel_env(
         world=world, num_agents=agents, tutorial=False, obs_mode=obs_mode, action_mode="text",
         valid_actions_in_info=True,
@@ -66,6 +75,8 @@ def run_text(world: str, agents: int, steps: int, seed: int, obs_mode: str = "te
         actions = {}
         for a in env.agents:
             options = infos[a]["valid_actions"]
+            if listed is not None:
+                listed.append(sum(map(len, options.values())))
             verb = rng.choice(list(options))
             actions[a] = rng.choice(options[verb])
         _, _, _, _, infos = env.step(actions)
@@ -275,6 +286,24 @@ def per_agent_scaling(world: str, ticks: int, runs: int, few: int = 3, many: int
             f"{many} agents {statistics.median(large):8,.0f}; per-agent cost x{paired:.2f} "
             f"(first {ticks} ticks of episodes; median of paired runs)"
         )
+        if mode != "vector":
+            few_len = statistics.mean(
+                listing_length(world, few, ticks, k, mode) for k in range(episodes)
+            )
+            many_len = listing_length(world, many, ticks, 0, mode)
+            print(
+                f"{'':9} valid-action lists: {few_len:.0f} commands per agent-step with {few} "
+                f"agents, {many_len:.0f} with {many} (x{many_len / few_len:.2f}): per command "
+                f"listed, the crowd's cost is x{paired / (many_len / few_len):.2f}"
+            )
+
+
+def listing_length(world: str, agents: int, ticks: int, seed: int, obs_mode: str) -> float:
+    """Mean number of commands in the valid-action lists of a text run (the same walk as the
+    timed one of that seed: a crowd leaves more on the ground, so each agent is offered more)."""
+    listed: list[int] = []
+    run_text(world, agents, ticks, seed, obs_mode, listed)
+    return statistics.mean(listed)
 
 
 def expansion_cost(world: str, agents: int, steps: int, runs: int) -> None:
