@@ -346,6 +346,44 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+AUDIT_OPTIONS = {
+    "world": "--world",
+    "num_agents": "--agents",
+    "tutorial": "--tutorial",
+    "rule_packs": "--rule-pack",
+}
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """Check that the world's rules keep their listing promises; status 1 when one is broken."""
+    from agentodyssey_pz.audit import audit
+    from agentodyssey_pz.errors import ConfigError
+
+    bar = None
+    if not args.quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.ticks, unit="tick", desc="auditing")
+    try:
+        report = audit(
+            args.world,
+            agents=args.agents,
+            ticks=args.ticks,
+            states=args.states,
+            seed=args.seed,
+            tutorial={"on": True, "off": False, "world": None}[args.tutorial],
+            rule_packs=args.rule_pack,
+            progress=None if bar is None else lambda _: bar.update(),
+        )
+    except ConfigError as exc:
+        raise option_named(exc, AUDIT_OPTIONS) from exc
+    finally:
+        if bar is not None:
+            bar.close()
+    print(report.text())
+    return 0 if report.ok else 1
+
+
 class DefaultsShown(argparse.HelpFormatter):
     """Each option's help ends with its default, unless it has none to show (None, a flag's False,
     an empty list) or says it already."""
@@ -460,6 +498,30 @@ def add_resume_parser(sub: argparse._SubParsersAction) -> None:
     resume.set_defaults(func=cmd_resume)
 
 
+def add_audit_parser(sub: argparse._SubParsersAction) -> None:
+    audit = sub.add_parser(
+        "audit",
+        help="check that a world's rule packs keep their listing promises (exact masks, listed "
+        "commands that take effect, kept listings equal to fresh ones)",
+    )
+    audit.add_argument("--world", default="default", help="bundled name, folder or JSON file")
+    audit.add_argument("--agents", type=POSITIVE, default=3, help="agents on the random walk")
+    audit.add_argument("--ticks", type=POSITIVE, default=500, help="ticks of the random walk")
+    audit.add_argument(
+        "--states", type=NON_NEGATIVE, default=30, help="ticks at which actions are tried on copies"
+    )
+    audit.add_argument("--seed", type=SEED, default=0, help="seed of the world and the walk")
+    audit.add_argument(
+        "--tutorial",
+        choices=["world", "on", "off"],
+        default="world",
+        help="the tutorial room: as the world says, or on or off",
+    )
+    audit.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_rule_pack_option(audit)
+    audit.set_defaults(func=cmd_audit)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agentodyssey-pz", description=__doc__.splitlines()[0])
     with_defaults = functools.partial(argparse.ArgumentParser, formatter_class=DefaultsShown)
@@ -479,6 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_evaluate_parser(sub)
     add_map_parser(sub)
     add_play_parser(sub)
+    add_audit_parser(sub)
     return parser
 
 
