@@ -12,6 +12,7 @@ from conftest import damaged_copies, load_raw
 
 from agentodyssey_pz.errors import QuestDataError
 from agentodyssey_pz.resources import default_quest_file, resolve_world_file
+from agentodyssey_pz.world.quest_records import VARIABLE, fill_placeholders
 from agentodyssey_pz.world.quests import QuestFile, complete_quests, inject, load_quests
 from agentodyssey_pz.world.validate import parse_definition
 
@@ -342,3 +343,29 @@ def test_a_chapter_left_with_no_well_formed_stage_is_not_called_empty() -> None:
     stage(data).update(objetive="x")
     found = messages(data)
     assert not any("has no stages" in message for _, message in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "no placeholders at all",
+        "Find {item} in {area}.",
+        "{a}{b}",
+        "{guide} waits",
+        "ends with {x}",
+        "{unknown} stays as it is",
+        "not names: {1x} { x } {x-y} {} {{x}}",
+        "twice: {x} and {x}",
+    ],
+)
+def test_filling_placeholders_is_what_substituting_them_gives(text: str) -> None:
+    """`fill_placeholders` (split once per text, filled per call) writes what `VARIABLE.sub`
+    writes, unknown names left as they are."""
+    values = {"item": "rope", "area": "Thornvale, square", "a": "1", "b": "2", "x": "X"}
+
+    def value_of(name: str, raw: str) -> str:
+        return values.get(name, raw)
+
+    expected = VARIABLE.sub(lambda m: value_of(m.group(1), m.group(0)), text)
+    assert fill_placeholders(text, value_of) == expected

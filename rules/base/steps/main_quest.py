@@ -15,7 +15,6 @@ is False (8.8).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
@@ -23,7 +22,13 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Pair, Record
 from agentodyssey_pz.world.agents import AgentState
-from agentodyssey_pz.world.quest_records import ChapterDef, Effect, MainQuestDef, StageDef
+from agentodyssey_pz.world.quest_records import (
+    ChapterDef,
+    Effect,
+    MainQuestDef,
+    StageDef,
+    fill_placeholders,
+)
 from agentodyssey_pz.world.world import World
 
 from ..carrying import area_loc
@@ -49,7 +54,6 @@ STATE_SHAPE = Record(
 )
 MAX_CASCADE_ROUNDS = 50  # goal graphs close sub-goals in rounds; more would mean a cycle
 MAX_DROP_HISTORY = 100  # drops remembered for `stamped_areas_in_order`
-_VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def describe(world: World, value: Any) -> str:
@@ -129,6 +133,8 @@ class QuestRun:
         self.agent, self.res = agent, res
         self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
+        self._scope: QuestScope | None = None
+        self._scope_guide: str | None = None  # the guide `_scope` was made with
 
     # ---------------------------------------------------------------- text and variables
     def variable(self, name: str, default: Any = None) -> Any:
@@ -136,10 +142,8 @@ class QuestRun:
         return self.scope().variable(name, default)
 
     def render(self, text: str) -> str:
-        scope = self.scope()
-        return _VARIABLE.sub(
-            lambda m: describe(self.world, scope.variable(m.group(1), m.group(0))), text
-        )
+        world, scope = self.world, self.scope()
+        return fill_placeholders(text, lambda name, raw: describe(world, scope.variable(name, raw)))
 
     def say(self, key: str, text: str) -> None:
         if text:
@@ -147,17 +151,24 @@ class QuestRun:
 
     def scope(self) -> QuestScope:
         """The conditions' view: the shared variables with this agent's guide read first (no
-        per-agent copy of the shared ones every tick)."""
+        per-agent copy of the shared ones every tick). One per tick, made again only if the
+        agent's guide changed meanwhile: a goal-graph chapter renders its goals' texts every
+        tick, each through the scope."""
         progress = self.progress
-        return QuestScope(
-            self.world,
-            self.agent,
-            self.res,
-            self.state["vars"],
-            progress,
-            progress["bosses_defeated"],
-            {"guide": progress.get("guide")},
-        )
+        guide = progress.get("guide")
+        scope = self._scope
+        if scope is None or guide != self._scope_guide:
+            self._scope_guide = guide
+            scope = self._scope = QuestScope(
+                self.world,
+                self.agent,
+                self.res,
+                self.state["vars"],
+                progress,
+                progress["bosses_defeated"],
+                {"guide": guide},
+            )
+        return scope
 
     # ---------------------------------------------------------------- the tick
     def advance(self) -> None:
@@ -290,15 +301,27 @@ class QuestRun:
 
     # ---------------------------------------------------------------- goal-graph mode
     def active_stages(self, chapter: ChapterDef) -> list[StageDef]:
+        """Stages not done whose requirements are all done. Plain loops: a goal-graph chapter
+        asks every tick (a generator per stage cost more than the test)."""
         done = set(self.progress["completed"])
-        return [
-            s
-            for s in chapter.stages
-            if s.id not in done and all(r in done for r in (s.requires or ()))
-        ]
+        active = []
+        for stage in chapter.stages:
+            if stage.id in done:
+                continue
+            for required in stage.requires or ():
+                if required not in done:
+                    break
+            else:
+                active.append(stage)
+        return active
 
-    def refresh_goals(self, chapter: ChapterDef, *, announce: bool) -> None:
-        active = self.active_stages(chapter)
+    def refresh_goals(
+        self, chapter: ChapterDef, *, announce: bool, active: list[StageDef] | None = None
+    ) -> None:
+        """Start the goals that became active and write the guide's list of them. `active`: the
+        chapter's active stages, when the caller has them for the current completions."""
+        if active is None:
+            active = self.active_stages(chapter)
         new = [s for s in active if s.id not in self.progress["active"]]
         self.progress["active"] = [s.id for s in active]
         for stage in new:
@@ -314,10 +337,10 @@ class QuestRun:
 
     def run_goal_graph(self, chapter: ChapterDef) -> None:
         scope = self.scope()
+        # The active stages change only when a stage completes: worked out again only then.
+        active = self.active_stages(chapter)
         finished = [
-            s
-            for s in self.active_stages(chapter)
-            if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
+            s for s in active if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
         ]
         # Every stage done this tick completes (spec 8.9 step 2) before the chapter or the quest
         # may close (step 3).
@@ -325,8 +348,10 @@ class QuestRun:
             self.finish_stage(stage, self.dag_payload(stage), linear=False)
         if self.closed_by(finished):
             return
+        if finished:
+            active = self.active_stages(chapter)
         for _ in range(MAX_CASCADE_ROUNDS):
-            closing = [s for s in self.active_stages(chapter) if not s.has_conditions]
+            closing = [s for s in active if not s.has_conditions]
             if not closing:
                 break
             for stage in closing:
@@ -335,7 +360,8 @@ class QuestRun:
                 )
             if self.closed_by(closing):
                 return
-        self.refresh_goals(chapter, announce=True)
+            active = self.active_stages(chapter)
+        self.refresh_goals(chapter, announce=True, active=active)
 
     def closed_by(self, completed: list[StageDef]) -> bool:
         """Completes the quest if one of `completed` says so, else starts the next chapter if one

@@ -32,7 +32,7 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import SIDE_QUEST_COMPLETED
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record
 from agentodyssey_pz.world.agents import AgentState, count_carried, possession
-from agentodyssey_pz.world.quest_records import VARIABLE, GuideDef
+from agentodyssey_pz.world.quest_records import GuideDef, fill_placeholders
 from agentodyssey_pz.world.side_quest_data import SCENARIOS, SideGuideDef, SideQuestDef
 from agentodyssey_pz.world.world import World
 
@@ -86,7 +86,7 @@ def assign_guide_names(
 
 
 def render(text: str, **values: Any) -> str:
-    return VARIABLE.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+    return fill_placeholders(text, lambda name, raw: str(values.get(name, raw)))
 
 
 def area_text(world: World, area_id: str) -> str:

@@ -49,7 +49,7 @@ from agentodyssey_pz.world.agents import (
     remove_count,
 )
 from agentodyssey_pz.world.entities import Area, Npc, Place, npc_instance
-from agentodyssey_pz.world.quest_records import VARIABLE
+from agentodyssey_pz.world.quest_records import fill_placeholders
 from agentodyssey_pz.world.tutorial_data import (
     NPC_ROLES,
     SetupDef,
@@ -87,7 +87,7 @@ def free_id(base: str, taken: Mapping[str, Any]) -> str:
 
 
 def render(text: str, values: Mapping[str, Any]) -> str:
-    return VARIABLE.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+    return fill_placeholders(text, lambda name, raw: str(values.get(name, raw)))
 
 
 class TutorialRoom(BaseStepRule):
