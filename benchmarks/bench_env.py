@@ -6,6 +6,7 @@ Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--run
                                         and in text modes the valid-action lists' lengths)
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
        python benchmarks/bench_env.py --interleave [--envs 4 16 64 128]  (many envs in one process)
+       python benchmarks/bench_env.py --long 200000  (one long episode, timed by tenths)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
@@ -318,6 +319,34 @@ def expansion_cost(world: str, agents: int, steps: int, runs: int) -> None:
     )
 
 
+def long_episode(world: str, agents: int, ticks: int, parts: int = 10) -> None:
+    """One episode of `ticks` ticks (vector mode, masked random actions): agent-steps per second
+    in each tenth, and how far the agents got. Costs that grow with an episode's progress show
+    here, not in the short runs above (on the default world, random agents reach the main quest's
+    second chapter, a goal graph, after about 120,000 ticks)."""
+    env = agentodyssey_pz.parallel_env(
+        world=world, num_agents=agents, tutorial=False, max_cycles=ticks + 1
+    )
+    obs, _ = env.reset(seed=0)
+    rng = random.Random(0)
+    part = max(1, ticks // parts)
+    print(f"{world}, {agents} agents, one episode of {ticks:,} ticks (vector mode)")
+    for first in range(0, part * parts, part):
+        start = time.perf_counter()
+        for _ in range(part):
+            obs = masked_random_step(env, obs, rng)
+        rate = part * agents / (time.perf_counter() - start)
+        chapters = [
+            agent.progress.get("main_quest", {}).get("chapter")
+            for agent in env.game.agents.values()
+        ]
+        levels = [agent.level for agent in env.game.agents.values()]
+        print(
+            f"  ticks {first + 1:>8,}-{first + part:<8,} {rate:8,.0f} agent-steps/s; "
+            f"main-quest chapters {chapters}, levels {levels}"
+        )
+
+
 def envs_in_turn(world: str, envs: int, steps: int, interleaved: bool) -> float:
     """Microseconds per agent-step (vector mode, 3 agents each) of `envs` envs in one process, each
     stepped `steps` times: all envs in turn each step (as a vector env does), or each env's steps
@@ -384,8 +413,14 @@ def main() -> None:
     parser.add_argument("--ticks", type=int, default=300, help="episode ticks for --scaling")
     parser.add_argument("--expansion", action="store_true")
     parser.add_argument("--interleave", action="store_true")
+    parser.add_argument(
+        "--long", type=int, metavar="TICKS", help="one episode this long, timed by tenths"
+    )
     args = parser.parse_args()
     print(f"python: {interpreter()}")
+    if args.long:
+        long_episode(args.world, 3, args.long)
+        return
     if args.interleave:
         for envs in args.envs:
             interleave_cost(args.world, envs, max(20, args.steps // 32), args.runs)
