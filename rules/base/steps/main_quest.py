@@ -133,16 +133,18 @@ class QuestRun:
         self.agent, self.res = agent, res
         self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
-        self._scope: QuestScope | None = None
-        self._scope_guide: str | None = None  # the guide `_scope` was made with
 
     # ---------------------------------------------------------------- text and variables
     def variable(self, name: str, default: Any = None) -> Any:
         """A quest variable as this agent sees it (its own guide, then the shared setup)."""
         return self.scope().variable(name, default)
 
-    def render(self, text: str) -> str:
-        world, scope = self.world, self.scope()
+    def render(self, text: str, scope: QuestScope | None = None) -> str:
+        """`text` with its variables filled in; `scope`: the one to read them from, when the
+        caller renders several texts in one state (a goal-graph chapter's goals, every tick)."""
+        world = self.world
+        if scope is None:
+            scope = self.scope()
         return fill_placeholders(text, lambda name, raw: describe(world, scope.variable(name, raw)))
 
     def say(self, key: str, text: str) -> None:
@@ -151,24 +153,17 @@ class QuestRun:
 
     def scope(self) -> QuestScope:
         """The conditions' view: the shared variables with this agent's guide read first (no
-        per-agent copy of the shared ones every tick). One per tick, made again only if the
-        agent's guide changed meanwhile: a goal-graph chapter renders its goals' texts every
-        tick, each through the scope."""
+        per-agent copy of the shared ones every tick)."""
         progress = self.progress
-        guide = progress.get("guide")
-        scope = self._scope
-        if scope is None or guide != self._scope_guide:
-            self._scope_guide = guide
-            scope = self._scope = QuestScope(
-                self.world,
-                self.agent,
-                self.res,
-                self.state["vars"],
-                progress,
-                progress["bosses_defeated"],
-                {"guide": guide},
-            )
-        return scope
+        return QuestScope(
+            self.world,
+            self.agent,
+            self.res,
+            self.state["vars"],
+            progress,
+            progress["bosses_defeated"],
+            {"guide": progress.get("guide")},
+        )
 
     # ---------------------------------------------------------------- the tick
     def advance(self) -> None:
@@ -257,9 +252,9 @@ class QuestRun:
             self.run_effects(stage.on_start)
             self.guide().dialogue = self.objective_text(stage)
 
-    def objective_text(self, stage: StageDef) -> str:
-        text = self.render(stage.objective)
-        return f"{text} (Hint: {self.render(stage.hint)})" if stage.hint else text
+    def objective_text(self, stage: StageDef, scope: QuestScope | None = None) -> str:
+        text = self.render(stage.objective, scope)
+        return f"{text} (Hint: {self.render(stage.hint, scope)})" if stage.hint else text
 
     def run_linear(self, chapter: ChapterDef) -> None:
         index = self.progress["stage"]
@@ -328,9 +323,11 @@ class QuestRun:
             self.run_effects(stage.on_start)
             if announce and stage.has_conditions:
                 self.say("quest.new_goal", f"New goal: {stage.objective}")  # rendered by say()
-        lines = [f"Main goal: {self.render(chapter.root_goal)}"] if chapter.root_goal else []
+        # The list's texts are written one after another, in one state: one scope for them all.
+        scope = self.scope()
+        lines = [f"Main goal: {self.render(chapter.root_goal, scope)}"] if chapter.root_goal else []
         listed = [s for s in active if s.has_conditions] or active
-        lines += [f"{i}. {self.objective_text(s)}" for i, s in enumerate(listed, 1)]
+        lines += [f"{i}. {self.objective_text(s, scope)}" for i, s in enumerate(listed, 1)]
         self.guide().dialogue = "\n".join(lines)
         if new and announce:
             bring_guide(self.world, self.res, self.agent, self.guide(), "quest.guide_arrives")
