@@ -35,7 +35,7 @@ import agentodyssey_pz
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.errors import RuleError, RulePackError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
-from agentodyssey_pz.observe.masks import action_mask, resolve_entry, valid_actions
+from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.rules.parse import Command
 
 KEPT, MASK, VALID, RAISED = "kept listings", "exact mask", "valid actions", "raised"
@@ -95,6 +95,8 @@ class _Findings:
     def __init__(self, game: Game) -> None:
         self._rules = game.engine.rules
         self._seen: dict[tuple[str, str], list[Any]] = {}
+        # Verb phrase ("pick up", as valid-action lists are keyed) -> verb id ("pick_up").
+        self.verb_of = {rule.verb: verb for verb, rule in self._rules.items()}
 
     def add(self, check: str, verb: str, text: str) -> None:
         found = self._seen.setdefault((check, verb), [0, text])
@@ -191,7 +193,6 @@ def _compare_kept(
     listed, fresh = info["valid_actions"], valid_actions(game, agent)
     if listed == fresh:
         return
-    by_phrase = {rule.verb: verb for verb, rule in game.engine.rules.items()}
     for phrase in dict.fromkeys([*listed, *fresh]):
         kept, anew = listed.get(phrase, []), fresh.get(phrase, [])
         if kept != anew:
@@ -199,7 +200,7 @@ def _compare_kept(
             only_fresh = [c for c in anew if c not in kept][:3]
             findings.add(
                 KEPT,
-                by_phrase.get(phrase, phrase),
+                findings.verb_of.get(phrase, phrase),
                 f"tick {tick}, {agent}: the env listed {len(kept)} {phrase!r} command(s), a fresh "
                 f"list {len(anew)}; only in the env's: {only_kept}, only in the fresh: "
                 f"{only_fresh}",
@@ -226,13 +227,16 @@ def _try_state(
             f"cannot copy the game to try actions on it ({type(exc).__name__}: {exc}); a rule "
             "holds something that cannot be copied. `--states 0` checks the kept listings only"
         ) from exc
+    # What each verb reports in this state, to run an entry as the env would (a fresh listing).
+    options: MaskOptions = {}
+    action_mask(game, agent, catalogue, options=options)
     bound = [i for i in range(len(catalogue)) if i not in catalogue.unbound]
     on = [i for i in bound if mask[i]]
     off = [i for i in bound if not mask[i]]
     picked_off = rng.choice(off, size=min(masked_sample, len(off)), replace=False) if off else []
     for index in [*on, *(int(i) for i in picked_off)]:
         copy = pickle.loads(frozen)
-        command = resolve_entry(copy, agent, catalogue, index)
+        command = resolve_entry(copy, agent, catalogue, index, options)
         entry = catalogue.entries[index]
         try:
             ok, feedback = _outcome(copy, agent, command)
@@ -247,13 +251,11 @@ def _try_state(
                 f"tick {tick}, {agent}: entry {index} {entry.label!r} ({state}; ran "
                 f"{_shown(copy, command)!r}): {feedback!r}",
             )
-    commands = [c for lines in info["valid_actions"].values() for c in lines]
-    picked = rng.choice(len(commands), size=min(valid_sample, len(commands)), replace=False)
-    by_phrase = {rule.verb: verb for verb, rule in game.engine.rules.items()}
-    phrases = [(phrase, c) for phrase, lines in info["valid_actions"].items() for c in lines]
+    listed = [(phrase, c) for phrase, lines in info["valid_actions"].items() for c in lines]
+    picked = rng.choice(len(listed), size=min(valid_sample, len(listed)), replace=False)
     for i in picked:
-        phrase, text = phrases[int(i)]
-        verb = by_phrase.get(phrase, phrase)
+        phrase, text = listed[int(i)]
+        verb = findings.verb_of.get(phrase, phrase)
         try:
             ok, feedback = _outcome(pickle.loads(frozen), agent, text)
         except RuleError as exc:

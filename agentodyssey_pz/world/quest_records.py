@@ -29,6 +29,7 @@ from agentodyssey_pz.world.strict_json import (
 )
 
 VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+BUILTIN_VARIABLES = ("guide", "spawn", "currency")
 
 
 @functools.lru_cache(maxsize=1024)  # a world's quest texts: a few hundred at most
@@ -50,8 +51,6 @@ def fill_placeholders(text: str, value_of: Callable[[str, str], str]) -> str:
         filled[i] = value_of(parts[i], "{" + parts[i] + "}")
     return "".join(filled)
 
-
-BUILTIN_VARIABLES = ("guide", "spawn", "currency")
 
 # Condition kinds (spec step-rules 8.5) -> (required parameters, optional parameters).
 CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
