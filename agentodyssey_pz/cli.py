@@ -355,7 +355,7 @@ AUDIT_OPTIONS = {
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    """Check that the world's rules keep their listing promises; status 1 when one is broken."""
+    """Check that the world's rules keep the env's promises; status 1 when one is broken."""
     from agentodyssey_pz.audit import audit
     from agentodyssey_pz.errors import ConfigError
 
@@ -373,6 +373,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             seed=args.seed,
             tutorial={"on": True, "off": False, "world": None}[args.tutorial],
             rule_packs=args.rule_pack,
+            resume_ticks=args.resume_ticks,
             progress=None if bar is None else lambda _: bar.update(),
         )
     except ConfigError as exc:
@@ -501,14 +502,20 @@ def add_resume_parser(sub: argparse._SubParsersAction) -> None:
 def add_audit_parser(sub: argparse._SubParsersAction) -> None:
     audit = sub.add_parser(
         "audit",
-        help="check that a world's rule packs keep their listing promises (exact masks, listed "
-        "commands that take effect, kept listings equal to fresh ones)",
+        help="check that a world's rule packs keep the env's promises (exact masks, listed "
+        "commands that take effect, kept listings equal to fresh ones, replay, resume)",
     )
     audit.add_argument("--world", default="default", help="bundled name, folder or JSON file")
     audit.add_argument("--agents", type=POSITIVE, default=3, help="agents on the random walk")
     audit.add_argument("--ticks", type=POSITIVE, default=500, help="ticks of the random walk")
     audit.add_argument(
         "--states", type=NON_NEGATIVE, default=30, help="ticks at which actions are tried on copies"
+    )
+    audit.add_argument(
+        "--resume-ticks",
+        type=NON_NEGATIVE,
+        default=50,
+        help="ticks a game loaded from a snapshot of the last state plays beside the original",
     )
     audit.add_argument("--seed", type=SEED, default=0, help="seed of the world and the walk")
     audit.add_argument(

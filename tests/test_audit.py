@@ -1,9 +1,11 @@
 """`agentodyssey-pz audit` (`agentodyssey_pz.audit`): every bundled world's rules pass it, and a
-pack that breaks each promise is caught, verb by verb, with the first case in words.
+pack that breaks each promise is caught, verb by verb where a verb is to blame, with the first case
+in words.
 
 The broken pack (tests/data/packs/broken_promises) has `chant` (listed on even ticks only but
 claiming `lists_from_reach`, so kept listings go stale), `boast` (always listed, refused with empty
-hands) and `juggle` (never listed, raises with something in hand).
+hands) and `juggle` (never listed, raises with something in hand). `unseeded` draws from Python's
+global `random`; `forgetful` keeps a count in an attribute of its own, outside the saved game.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import pytest
 from worlds_helper import bundled_worlds
 
 from agentodyssey_pz import cli
-from agentodyssey_pz.audit import KEPT, MASK, RAISED, VALID, audit
+from agentodyssey_pz.audit import KEPT, MASK, RAISED, REPLAY, RESUME, VALID, audit
 
-BROKEN = str(Path(__file__).resolve().parent / "data" / "packs" / "broken_promises")
+PACKS = Path(__file__).resolve().parent / "data" / "packs"
+BROKEN = str(PACKS / "broken_promises")
 
 
 @pytest.mark.parametrize("tutorial", [None, False], ids=["world-tutorial", "no-tutorial"])
@@ -25,6 +28,15 @@ def test_the_bundled_worlds_keep_every_promise(world: str, tutorial: bool | None
     report = audit(world, ticks=150, states=8, tutorial=tutorial, seed=3)
     assert report.ok, report.text()
     assert report.states == 8 and report.tries > 8 * 5  # every unmasked entry, samples besides
+    assert report.resumed == 50
+
+
+def test_a_world_with_its_own_pack_is_audited_with_it() -> None:
+    """The world's folder holds a rule pack; the resume loads the world, and so its pack, again."""
+    world = str(Path(__file__).resolve().parent / "data" / "worlds" / "packdemo")
+    report = audit(world, ticks=40, states=3, seed=5)
+    assert report.ok, report.text()
+    assert report.resumed > 0
 
 
 def test_a_crowd_keeps_every_promise() -> None:
@@ -52,6 +64,32 @@ def test_each_broken_promise_is_found_and_named() -> None:
     # The base verbs beside them are still fine.
     assert all(p.verb in {"chant", "boast", "juggle"} for p in report.problems)
     assert not report.ok
+
+
+def test_unseeded_randomness_is_found_by_the_replay() -> None:
+    report = audit("default", ticks=30, states=0, rule_packs=[str(PACKS / "unseeded")])
+    replay = [p for p in report.problems if p.check == REPLAY]
+    assert len(replay) == 1 and replay[0].verb == "" and replay[0].rule == ""
+    assert "a second game differs at /agents/" in replay[0].first
+    assert "/kills: " in replay[0].first
+
+
+def test_state_kept_outside_the_saved_game_is_found_by_the_resume() -> None:
+    """A rule that counts in an attribute of its own replays alike (both games count), but a game
+    loaded from a snapshot starts counting again."""
+    report = audit("default", ticks=30, states=0, rule_packs=[str(PACKS / "forgetful")])
+    assert [(p.check, p.verb) for p in report.problems] == [(RESUME, "")]
+    first = report.problems[0].first
+    # 31 calls by tick 30 (the bootstrap tick is one), and one more after the load.
+    assert first.startswith("1 tick after loading a snapshot of tick 30")
+    assert "/kills: 32 against 1" in first
+
+
+def test_the_walk_s_last_state_plays_on_after_the_resume() -> None:
+    report = audit("default", ticks=20, states=0, resume_ticks=7)
+    assert report.ok and report.resumed == 7
+    assert "7 ticks resumed from a snapshot" in report.text()
+    assert audit("default", ticks=20, states=0, resume_ticks=0).resumed == 0
 
 
 def test_an_audit_is_repeatable() -> None:
