@@ -374,6 +374,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             tutorial={"on": True, "off": False, "world": None}[args.tutorial],
             rule_packs=args.rule_pack,
             resume_ticks=args.resume_ticks,
+            other_process=not args.no_other_process,
             progress=None if bar is None else lambda _: bar.update(),
         )
     except ConfigError as exc:
@@ -516,6 +517,11 @@ def add_audit_parser(sub: argparse._SubParsersAction) -> None:
         type=NON_NEGATIVE,
         default=50,
         help="ticks a game loaded from a snapshot of the last state plays beside the original",
+    )
+    audit.add_argument(
+        "--no-other-process",
+        action="store_true",
+        help="do not play the walk again in another process (other string hashes)",
     )
     audit.add_argument("--seed", type=SEED, default=0, help="seed of the world and the walk")
     audit.add_argument(

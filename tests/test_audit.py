@@ -5,18 +5,23 @@ in words.
 The broken pack (tests/data/packs/broken_promises) has `chant` (listed on even ticks only but
 claiming `lists_from_reach`, so kept listings go stale), `boast` (always listed, refused with empty
 hands) and `juggle` (never listed, raises with something in hand). `unseeded` draws from Python's
-global `random`; `forgetful` keeps a count in an attribute of its own, outside the saved game.
+global `random`; `hashorder` follows the order of a set of strings; `forgetful` keeps a count in an
+attribute of its own, outside the saved game.
 """
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from worlds_helper import bundled_worlds
 
 from agentodyssey_pz import cli
-from agentodyssey_pz.audit import KEPT, MASK, RAISED, REPLAY, RESUME, VALID, audit
+from agentodyssey_pz.audit import KEPT, MASK, PROCESSES, RAISED, REPLAY, RESUME, VALID, audit
 
 PACKS = Path(__file__).resolve().parent / "data" / "packs"
 BROKEN = str(PACKS / "broken_promises")
@@ -72,6 +77,30 @@ def test_unseeded_randomness_is_found_by_the_replay() -> None:
     assert len(replay) == 1 and replay[0].verb == "" and replay[0].rule == ""
     assert "a second game differs at /agents/" in replay[0].first
     assert "/kills: " in replay[0].first
+
+
+def test_an_outcome_following_hash_order_is_found_in_another_process() -> None:
+    """Within one process the set's order is the same every time, so the replay sees nothing;
+    another process, with other string hashes, differs. Run with fixed hashes (PYTHONHASHSEED=0
+    here, 1 in the audit's other process), so the orders are known to differ."""
+    code = (
+        "from agentodyssey_pz.audit import audit\n"
+        f"pack = {str(PACKS / 'hashorder')!r}\n"
+        "for other in (True, False):\n"
+        "    report = audit('default', ticks=20, states=0, rule_packs=[pack],\n"
+        "                   other_process=other)\n"
+        "    print(repr([(p.check, p.verb, p.first) for p in report.problems]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )  # fmt: skip
+    with_other, without = (ast.literal_eval(line) for line in done.stdout.splitlines())
+    assert [(check, verb) for check, verb, _ in with_other] == [(PROCESSES, "")]
+    first = with_other[0][2]
+    assert first.startswith("the reset: the same walk in another process")
+    assert "/kills: " in first and "order of a set" in first
+    assert without == []  # the replay in the same process sees nothing
 
 
 def test_state_kept_outside_the_saved_game_is_found_by_the_resume() -> None:

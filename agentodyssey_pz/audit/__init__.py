@@ -20,6 +20,8 @@ on its own where a verb is to blame:
   the game).
 - **replay**: a second env of the same configuration, given the same seeds and actions, has the
   same game state at every tick (no unseeded randomness).
+- **another process**: the walk played again in a new Python process, with other string hashes,
+  has the same game state at every tick (no outcome following the order of a set of strings).
 - **resume**: the walk's last state, saved and loaded back, plays on exactly like the original
   for `resume_ticks` ticks (no state kept outside the saved game).
 """
@@ -34,10 +36,12 @@ import numpy as np
 import agentodyssey_pz
 from agentodyssey_pz.audit.continuity import Replay, check_resume
 from agentodyssey_pz.audit.listings import compare_kept, masked_choice, try_state
+from agentodyssey_pz.audit.processes import check_other_process
 from agentodyssey_pz.audit.report import (
     CHECKS,
     KEPT,
     MASK,
+    PROCESSES,
     RAISED,
     REPLAY,
     RESUME,
@@ -46,11 +50,13 @@ from agentodyssey_pz.audit.report import (
     Findings,
     Problem,
 )
+from agentodyssey_pz.engine.state import state_hash
 
 __all__ = [
     "CHECKS",
     "KEPT",
     "MASK",
+    "PROCESSES",
     "RAISED",
     "REPLAY",
     "RESUME",
@@ -73,25 +79,27 @@ def audit(
     masked_sample: int = 20,
     valid_sample: int = 20,
     resume_ticks: int = 50,
+    other_process: bool = True,
     progress: Callable[[int], None] | None = None,
 ) -> AuditReport:
     """Play `ticks` ticks of masked random actions, checking every tick's listings and replaying
     each tick in a second env; at `states` random ticks, try one agent's (in turn) unmasked
     entries, `masked_sample` masked ones and `valid_sample` listed commands on copies of the game;
-    then resume the last state from a snapshot for `resume_ticks` ticks. `progress(tick)` after
-    each tick of the walk."""
+    with `other_process`, play the walk again in another process; then resume the last state from a
+    snapshot for `resume_ticks` ticks. `progress(tick)` after each tick of the walk."""
     packs = list(rule_packs)
+    settings = {
+        "world": world,
+        "num_agents": agents,
+        "tutorial": tutorial,
+        "obs_mode": "text",  # vector, mask and text: the list reuses the mask's findings
+        "valid_actions_in_info": True,
+        "max_cycles": ticks + 1,
+        "rule_packs": packs,
+    }
 
     def make_env() -> Any:
-        return agentodyssey_pz.parallel_env(
-            world=world,
-            num_agents=agents,
-            tutorial=tutorial,
-            obs_mode="text",  # vector, mask and text: the list reuses the mask's findings
-            valid_actions_in_info=True,
-            max_cycles=ticks + 1,
-            rule_packs=packs,
-        )
+        return agentodyssey_pz.parallel_env(**settings)
 
     env = make_env()
     rng = np.random.default_rng(seed)
@@ -103,6 +111,9 @@ def audit(
     chosen = rng.choice(ticks, size=min(states, ticks), replace=False) + 1
     sample_at = set(chosen.tolist())
     tried = sampled = 0
+    # The walk as another process replays it, and the state hash after each of its ticks.
+    walk: dict[str, Any] = {"env": settings, "seed": seed, "actions": [], "resets": {}}
+    hashes = [state_hash(game)] if other_process else []
     for tick in range(1, ticks + 1):
         actions = {a: masked_choice(rng, observations[a]["action_mask"]) for a in env.agents}
         observations, _, _, _, infos = env.step(actions)
@@ -111,6 +122,10 @@ def audit(
             observations, infos = env.reset(seed=seed + tick)
             game = env.game
             replay.reset(seed + tick, game, tick)
+            walk["resets"][str(tick)] = seed + tick
+        if other_process:
+            walk["actions"].append(actions)
+            hashes.append(state_hash(game))
         for agent in env.agents:
             compare_kept(game, catalogue, agent, observations[agent], infos[agent], findings, tick)
         if tick in sample_at:
@@ -122,5 +137,9 @@ def audit(
             sampled += 1
         if progress is not None:
             progress(tick)
+    if other_process:
+        check_other_process(walk, hashes, findings)
     resumed = check_resume(game, world, packs, resume_ticks, seed, findings) if resume_ticks else 0
-    return AuditReport(str(world), agents, ticks, sampled, tried, resumed, findings.problems())
+    return AuditReport(
+        str(world), agents, ticks, sampled, tried, resumed, other_process, findings.problems()
+    )

@@ -14,14 +14,14 @@ from agentodyssey_pz.evaluate.report import counted
 
 # The checks, in the order a report lists them.
 KEPT, MASK, VALID, RAISED = "kept listings", "exact mask", "valid actions", "raised"
-REPLAY, RESUME = "replay", "resume"
-CHECKS = (KEPT, MASK, VALID, RAISED, REPLAY, RESUME)
+REPLAY, PROCESSES, RESUME = "replay", "another process", "resume"
+CHECKS = (KEPT, MASK, VALID, RAISED, REPLAY, PROCESSES, RESUME)
 
 
 @attrs.frozen
 class Problem:
     """One broken promise: how often it was seen, and the first case in words. `verb` and
-    `rule` are empty for the checks of the whole game (replay, resume)."""
+    `rule` are empty for the checks of the whole game (replay, another process, resume)."""
 
     check: str  # one of CHECKS
     verb: str  # verb id, or ""
@@ -38,6 +38,7 @@ class AuditReport:
     states: int  # states whose entries and commands were tried on copies
     tries: int  # actions tried on copies
     resumed: int  # ticks played by a game loaded from a snapshot beside the original
+    other_process: bool  # whether the walk was played again in another process
     problems: list[Problem]
 
     @property
@@ -47,14 +48,15 @@ class AuditReport:
     def text(self) -> str:
         lines = [
             f"audit of {self.world}: {counted(self.agents, 'agent')}, "
-            f"{counted(self.ticks, 'tick')} compared and replayed, "
+            f"{counted(self.ticks, 'tick')} compared and replayed"
+            f"{', also in another process' if self.other_process else ''}, "
             f"{counted(self.tries, 'action')} tried at {counted(self.states, 'state')}, "
             f"{counted(self.resumed, 'tick')} resumed from a snapshot"
         ]
         if self.ok:
             lines.append(
                 "no problems: exact masks, listed commands taken, kept listings fresh, the same "
-                "game on replay and after a resume"
+                "game on replay, in another process and after a resume"
             )
             return "\n".join(lines)
         lines.append(f"{len(self.problems)} problem(s):")
