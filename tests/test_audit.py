@@ -18,10 +18,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from worlds_helper import bundled_worlds
+from worlds_helper import bundled_definition, bundled_worlds
 
 from agentodyssey_pz import cli
 from agentodyssey_pz.audit import KEPT, MASK, PROCESSES, RAISED, REPLAY, RESUME, VALID, audit
+from agentodyssey_pz.errors import ConfigError
 
 PACKS = Path(__file__).resolve().parent / "data" / "packs"
 BROKEN = str(PACKS / "broken_promises")
@@ -42,6 +43,13 @@ def test_a_world_with_its_own_pack_is_audited_with_it() -> None:
     report = audit(world, ticks=40, states=3, seed=5)
     assert report.ok, report.text()
     assert report.resumed > 0
+
+
+def test_a_world_given_as_an_object_needs_the_other_process_left_out() -> None:
+    definition = bundled_definition("default")
+    with pytest.raises(ConfigError, match="other_process=False"):
+        audit(definition, ticks=5, states=0)
+    assert audit(definition, ticks=5, states=0, other_process=False, resume_ticks=0).ok
 
 
 def test_a_crowd_keeps_every_promise() -> None:

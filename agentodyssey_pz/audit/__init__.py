@@ -28,6 +28,7 @@ on its own where a verb is to blame:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,6 +52,7 @@ from agentodyssey_pz.audit.report import (
     Problem,
 )
 from agentodyssey_pz.engine.state import state_hash
+from agentodyssey_pz.errors import ConfigError
 
 __all__ = [
     "CHECKS",
@@ -68,7 +70,7 @@ __all__ = [
 
 
 def audit(
-    world: str = "default",
+    world: Any = "default",
     *,
     agents: int = 3,
     ticks: int = 500,
@@ -86,8 +88,17 @@ def audit(
     each tick in a second env; at `states` random ticks, try one agent's (in turn) unmasked
     entries, `masked_sample` masked ones and `valid_sample` listed commands on copies of the game;
     with `other_process`, play the walk again in another process; then resume the last state from a
-    snapshot for `resume_ticks` ticks. `progress(tick)` after each tick of the walk."""
-    packs = list(rule_packs)
+    snapshot for `resume_ticks` ticks. `progress(tick)` after each tick of the walk. `world`: a
+    bundled name, a folder or file path, or (with `other_process=False`) anything `parallel_env`
+    takes as its world."""
+    packs = [str(pack) for pack in rule_packs]
+    if isinstance(world, os.PathLike):
+        world = str(world)
+    if other_process and not isinstance(world, str):
+        raise ConfigError(
+            "world: the replay in another process needs the world as a name or a path "
+            f"(got a {type(world).__name__}); pass other_process=False to skip it"
+        )
     settings = {
         "world": world,
         "num_agents": agents,

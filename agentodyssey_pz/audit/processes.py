@@ -50,11 +50,17 @@ def other_process(walk: dict[str, Any], dump_at: int | None = None) -> Any:
     mine = os.environ.get("PYTHONHASHSEED", "random")
     env = {**os.environ, "PYTHONHASHSEED": "2" if mine == "1" else "1"}
     request = json.dumps({"walk": walk, "dump_at": dump_at})
-    done = subprocess.run(
-        [sys.executable, "-m", "agentodyssey_pz.audit.processes"],
-        input=request, capture_output=True, text=True, env=env, timeout=WORKER_TIMEOUT,
-        check=False,
-    )  # fmt: skip
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "agentodyssey_pz.audit.processes"],
+            input=request, capture_output=True, text=True, env=env, timeout=WORKER_TIMEOUT,
+            check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        raise RulePackError(
+            f"the replay in another process took more than {WORKER_TIMEOUT} s; "
+            "--no-other-process skips it"
+        ) from exc
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(nothing on its standard error)"])[-1]
         raise RulePackError(f"the replay in another process failed: {last}")
