@@ -117,26 +117,29 @@ def audit(
     observations, infos = env.reset(seed=seed)
     game, catalogue = env.game, env.catalogue
     findings = Findings(game.engine.rules)
-    replay = Replay(make_env(), seed, game, findings)
+    # The walk as another process replays it, and the state hash after its reset and after each
+    # tick: one hash per state, for both the replay here and the one in another process.
+    walk: dict[str, Any] = {"env": settings, "seed": seed, "actions": [], "resets": {}}
+    hashes = [state_hash(game)]
+    replay = Replay(make_env(), findings)
+    replay.reset(seed, game, hashes[0], tick=0)
     # Random ticks, not evenly spaced ones: a verb may behave differently on odd ticks.
     chosen = rng.choice(ticks, size=min(states, ticks), replace=False) + 1
     sample_at = set(chosen.tolist())
     tried = sampled = 0
-    # The walk as another process replays it, and the state hash after each of its ticks.
-    walk: dict[str, Any] = {"env": settings, "seed": seed, "actions": [], "resets": {}}
-    hashes = [state_hash(game)] if other_process else []
     for tick in range(1, ticks + 1):
         actions = {a: masked_choice(rng, observations[a]["action_mask"]) for a in env.agents}
+        walk["actions"].append(actions)
         observations, _, _, _, infos = env.step(actions)
-        replay.step(actions, game, tick)
+        now = state_hash(game)
+        replay.step(actions, game, now, tick)
         if not env.agents:  # the main quest was completed: a new episode
             observations, infos = env.reset(seed=seed + tick)
             game = env.game
-            replay.reset(seed + tick, game, tick)
             walk["resets"][str(tick)] = seed + tick
-        if other_process:
-            walk["actions"].append(actions)
-            hashes.append(state_hash(game))
+            now = state_hash(game)
+            replay.reset(seed + tick, game, now, tick)
+        hashes.append(now)
         for agent in env.agents:
             compare_kept(game, catalogue, agent, observations[agent], infos[agent], findings, tick)
         if tick in sample_at:

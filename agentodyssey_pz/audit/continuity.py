@@ -23,9 +23,10 @@ from agentodyssey_pz.observe.masks import valid_actions
 SHOWN_VALUE = 60  # characters of each differing value a report shows
 
 
-def state_difference(a: Game, b: Game) -> str | None:
-    """Where two games' states differ first, as a path and the two values; None if they do not."""
-    if state_hash(a) == state_hash(b):
+def state_difference(a: Game, b: Game, a_hash: str | None = None) -> str | None:
+    """Where two games' states differ first, as a path and the two values; None if they do not.
+    `a_hash`: `a`'s state hash, when the caller has it."""
+    if (a_hash if a_hash is not None else state_hash(a)) == state_hash(b):
         return None
     return first_difference(game_state_data(a), game_state_data(b)) or "(the states differ)"
 
@@ -100,26 +101,26 @@ def check_resume(
 
 class Replay:
     """A second env of the same configuration, reset with the same seeds and stepped with the same
-    actions as the audited one: its game must stay the same. Stops comparing at the first
-    difference (one is enough to report, and later ones follow from it)."""
+    actions as the audited one: its game must stay the same. Each call gets the audited game and
+    its state hash (which the audit keeps anyway). Stops comparing at the first difference (one is
+    enough to report, and later ones follow from it)."""
 
-    def __init__(self, env: Any, seed: int, original: Game, findings: Findings) -> None:
+    def __init__(self, env: Any, findings: Findings) -> None:
         self.env, self.findings = env, findings
         self.live = True
-        self.reset(seed, original, tick=0)
 
-    def reset(self, seed: int, original: Game, tick: int) -> None:
+    def reset(self, seed: int, original: Game, original_hash: str, tick: int) -> None:
         if self.live:
             self.env.reset(seed=seed)
-            self._compare(original, tick, "after a reset with the same seed")
+            self._compare(original, original_hash, tick, "after a reset with the same seed")
 
-    def step(self, actions: dict[str, Any], original: Game, tick: int) -> None:
+    def step(self, actions: dict[str, Any], original: Game, original_hash: str, tick: int) -> None:
         if self.live:
             self.env.step(actions)
-            self._compare(original, tick, "after the same actions")
+            self._compare(original, original_hash, tick, "after the same actions")
 
-    def _compare(self, original: Game, tick: int, when: str) -> None:
-        difference = state_difference(original, self.env.game)
+    def _compare(self, original: Game, original_hash: str, tick: int, when: str) -> None:
+        difference = state_difference(original, self.env.game, original_hash)
         if difference is not None:
             self.findings.add(
                 REPLAY, "", f"tick {tick}, {when}, a second game differs at {difference}"
