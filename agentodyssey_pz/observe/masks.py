@@ -90,23 +90,16 @@ def verbs_in_order(rules: dict) -> tuple[str, ...]:
 
 # (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
 # order: what the per-agent listing loops need, found once per rule set instead of per verb and
-# agent. A game's rule set never changes once built; kept by identity (and size, in case a caller
-# changes it anyway), a handful per process.
+# agent. The env keeps it in its `ListingCache`; callers without one (a command line, the audit's
+# fresh listings) build it per call, a few microseconds.
 ListingPlan = tuple[tuple[str, Any, str, bool], ...]
-_PLANS: dict[int, tuple[dict, int, ListingPlan]] = {}
 
 
 def listing_plan(rules: dict, cache: ListingCache | None = None) -> ListingPlan:
-    """The rule set's listing plan: the env's own (`cache`), else from a small process-wide
-    table."""
+    """The rule set's listing plan: the env's own (`cache`), else built afresh."""
     if cache is not None:
         return cache.plan("listing", rules, None, build_listing_plan)
-    found = _PLANS.get(id(rules))
-    if found is None or found[0] is not rules or found[1] != len(rules):
-        if len(_PLANS) >= 64:
-            _PLANS.clear()
-        found = _PLANS[id(rules)] = (rules, len(rules), build_listing_plan(rules))
-    return found[2]
+    return build_listing_plan(rules)
 
 
 def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:

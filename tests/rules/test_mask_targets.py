@@ -16,6 +16,7 @@ from harness import act, give, make_game
 from worlds_helper import bundled_worlds
 
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
+from agentodyssey_pz.observe.listing_cache import ListingCache
 from agentodyssey_pz.observe.masks import (
     action_mask,
     listing_plan,
@@ -148,16 +149,19 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
 
 def test_the_listing_plan_follows_its_rule_set() -> None:
     """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase and mask
-    promise; found again for the same dict, made afresh for another one or a changed one."""
+    promise; kept by an env's cache for the same dict, made afresh for another one or a changed
+    one (and without a cache, the same plan built per call)."""
     rules = make_game().engine.rules
-    plan = listing_plan(rules)
+    cache = ListingCache()
+    plan = listing_plan(rules, cache)
     assert [v for v, *_ in plan] == list(verbs_in_order(rules))
     assert all(r is rules[v] and p == r.verb and m == reuses_mask(type(r)) for v, r, p, m in plan)
-    assert listing_plan(rules) is plan
+    assert listing_plan(rules, cache) is plan
+    assert listing_plan(rules) == plan
     copied = dict(rules)
-    assert listing_plan(copied) == plan and listing_plan(copied) is not plan
+    assert listing_plan(copied, cache) == plan and listing_plan(copied, cache) is not plan
     del copied["wait"]
-    assert "wait" not in [v for v, *_ in listing_plan(copied)]
+    assert "wait" not in [v for v, *_ in listing_plan(copied, cache)]
 
 
 @pytest.mark.parametrize("world", bundled_worlds())
