@@ -26,6 +26,7 @@ from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
 from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
 from agentodyssey_pz.rules.rewards import RewardBreakdown, RewardFunction
+from agentodyssey_pz.rules.settings import apply_rule_settings
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.expander import ProceduralExpander
 from agentodyssey_pz.world.quests import QuestFile, quests_of_world
@@ -90,6 +91,11 @@ class Game:
         self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
         self.step_rules = [cls() for cls in self.rule_set.step_rules]
         self.init_rules = [cls() for cls in self.rule_set.init_rules]
+        apply_rule_settings(
+            [*self.engine.rules.values(), *self.step_rules, *self.init_rules],
+            self.pack.definition.features.rule_settings,
+            self.pack.source,
+        )
         if reward_function is None:
             if self.rule_set.reward_function is None:
                 raise ConfigError("reward_function: no rule pack provides one and none was given")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import attrs
@@ -224,6 +224,9 @@ class BaseActionRule(ABC):
     # environment then reuses them while an agent's reach is unchanged. Only honoured when set in
     # the rule's own class, so a subclass that changes what its listings read does not inherit it.
     lists_from_reach: ClassVar[bool] = False
+    # Numbers a world may tune, with their defaults (`rules.settings`): each instance reads its
+    # own `self.settings`, these updated with the world's `features.rule_settings`.
+    settings: ClassVar[Mapping[str, Any]] = {}
 
     @classmethod
     def usage(cls) -> str:
@@ -315,6 +318,8 @@ class BaseStepRule(ABC):
     state_key: ClassVar[str | None] = None
     progress_shape: ClassVar[Any] = None
     state_shape: ClassVar[Any] = None
+    # Numbers a world may tune, with their defaults (`rules.settings`), read as `self.settings`.
+    settings: ClassVar[Mapping[str, Any]] = {}
 
     def reset(self, game: Any) -> None:  # noqa: B027 - optional hook, empty by default
         """Called once per episode after the world is built, before the bootstrap tick."""
@@ -341,6 +346,7 @@ class BaseInitRule(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    settings: ClassVar[Mapping[str, Any]] = {}
 
     @abstractmethod
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...

@@ -19,10 +19,12 @@ from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.resources import bundled_pack_names
 from agentodyssey_pz.world.schema import (
     COMBAT_ACTIONS,
+    SYNTHESIS_VARIANTS,
     UNLOCK_USAGES,
     AreaDef,
     Connection,
     CraftRecipe,
+    DarknessDef,
     Features,
     GraphDef,
     Initializations,
@@ -404,6 +406,36 @@ def check_rule_packs(p: Parsed, problems: Problems) -> None:
         seen.add(name)
 
 
+def check_feature_switches(p: Parsed, problems: Problems) -> None:
+    """`features.synthesis` names a variant, `features.darkness` names defined light objects,
+    `features.rule_settings` maps rule names to objects of settings (which rules and settings
+    exist is known only once the rule packs are loaded: the game checks that)."""
+    features = p.features
+    if features is None:
+        return
+    if features.synthesis is not None and features.synthesis not in SYNTHESIS_VARIANTS:
+        problems.error(
+            "$.features.synthesis",
+            f"unknown synthesis variant '{features.synthesis}' "
+            f"(expected one of {', '.join(SYNTHESIS_VARIANTS)})",
+        )
+    if features.darkness is not None:
+        _unknown_fields(features.darkness, DarknessDef, "$.features.darkness", "", problems)
+        if not features.darkness.light_objects:
+            problems.warn(
+                "$.features.darkness.light_objects", "no light objects: dark areas stay dark"
+            )
+        for i, oid in enumerate(features.darkness.light_objects):
+            if oid not in p.declared_objects:
+                problems.error(f"$.features.darkness.light_objects[{i}]", f"unknown object '{oid}'")
+    for rule, settings in (features.rule_settings or {}).items():
+        if not isinstance(settings, dict):
+            problems.error(
+                f"$.features.rule_settings.{rule}",
+                f"expected an object of settings for rule '{rule}'",
+            )
+
+
 def did_you_mean(key: str, known: type | Iterable[str], cutoff: float = 0.6) -> str:
     """' (did you mean 'x'?)' naming the known key (a name, or a field of a record class)
     closest to a misspelt key, or '' when none is close."""
@@ -478,6 +510,7 @@ CHECKS: tuple[Callable[[Parsed, Problems], None], ...] = (
     check_unused_materials,
     check_custom_events,
     check_rule_packs,
+    check_feature_switches,
 )
 
 

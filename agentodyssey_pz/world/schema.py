@@ -238,6 +238,20 @@ class Initializations:
     extras: dict[str, Any] = _extras()
 
 
+# World-synthesis variants (`features.synthesis`): the current generator, and the two older ones
+# AgentOdyssey's games remnant and mark were generated with.
+SYNTHESIS_VARIANTS = ("base", "remnant", "mark")
+
+
+@attrs.frozen
+class DarknessDef:
+    """`features.darkness`: in an area whose `light` is false an agent sees only its
+    surroundings' outline unless it holds one of `light_objects` in hand."""
+
+    light_objects: tuple[str, ...] = ("obj_torch",)
+    extras: dict[str, Any] = _extras()
+
+
 @attrs.frozen
 class Features:
     online_expansion: bool = False
@@ -246,6 +260,14 @@ class Features:
     # Ours, not the reference's: bundled rule packs (`rules/<name>/`) the world plays with, by
     # name (e.g. "lockpicking"); loaded after the base pack, before a world folder's own.
     rule_packs: tuple[str, ...] | None = _absent()
+    # Ours: numbers of the loaded rules a world tunes, by rule name, then setting name (each rule
+    # declares its settings and their defaults; docs/rule-packs.md "Settings").
+    rule_settings: dict[str, dict[str, Any]] | None = _absent()
+    # Ours: which world-synthesis variant builds the world (`SYNTHESIS_VARIANTS`; absent: "base"):
+    # AgentOdyssey's remnant and mark were made with older generators (docs/world-format.md 10).
+    synthesis: str | None = _absent()
+    # Ours: unlit areas hide what is around an agent unless it holds a light (world-format.md 9).
+    darkness: DarknessDef | None = _absent()
     extras: dict[str, Any] = _extras()
 
 
