@@ -80,6 +80,11 @@ class RuleCodeWarning(UserWarning):
     reproduce the saved run."""
 
 
+class PublishedGameError(AgentOdysseyError):
+    """AgentOdyssey's own copy (its games' files) is missing, or one of its files cannot be read
+    as the importer expects; the message is one line saying what to do."""
+
+
 class ConfigError(AgentOdysseyError):
     """A configuration value is invalid; the message names the field."""
 

@@ -54,6 +54,14 @@ def damaged_copies(data: Any, seed: Any, count: int, most: int = 3) -> Iterator[
         yield copied
 
 
+@pytest.fixture(scope="session")
+def published():
+    """The user's copy of AgentOdyssey (tests/published_copy.py: skipped without one)."""
+    from published_copy import published_copy
+
+    return published_copy()
+
+
 @pytest.fixture
 def tiny_raw() -> dict[str, Any]:
     return load_raw("tiny_world.json")
