@@ -57,7 +57,7 @@ def test_world_values_replace_defaults_per_instance() -> None:
     ],
 )
 def test_mistakes_are_named(wanted: dict[str, Any], message: str) -> None:
-    with pytest.raises(ConfigError, match="features.rule_settings") as info:
+    with pytest.raises(ConfigError, match=r"features\.rule_settings") as info:
         apply_rule_settings([Drizzle(), Plain()], wanted, "w.json")
     assert message in str(info.value) and "(w.json)" in str(info.value)
 

@@ -56,7 +56,10 @@ def evaluate(node: ast.expr, names: dict[str, Any]) -> Any:
     if isinstance(node, ast.Dict):
         if any(k is None for k in node.keys):
             raise NotData("dict unpacking")
-        return {evaluate(k, names): evaluate(v, names) for k, v in zip(node.keys, node.values)}
+        return {
+            evaluate(k, names): evaluate(v, names)
+            for k, v in zip(node.keys, node.values, strict=True)
+        }
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         value = evaluate(node.operand, names)
         if not _number(value):
