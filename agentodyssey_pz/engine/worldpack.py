@@ -7,18 +7,26 @@ loaded from a folder the user named (directly or by naming the world).
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from agentodyssey_pz.errors import ConfigError, DataError, Problem, QuestDataError
+from agentodyssey_pz.errors import (
+    ConfigError,
+    DataError,
+    Problem,
+    QuestDataError,
+    WorldDefinitionError,
+)
 from agentodyssey_pz.resources import WORLD_FILE, bundled_pack_names, resolve_world_file, rules_dir
 from agentodyssey_pz.world.quests import SECTION_EVENTS, load_quests, quests_of_world
 from agentodyssey_pz.world.schema import Entities, Initializations, WorldDefinition
 from agentodyssey_pz.world.validate import check_definition, load_definition, read_json
 
+LOG = logging.getLogger("agentodyssey_pz.world")
 QUEST_FILE = "quests.json"
 RULES_FOLDER = "rules"
 
@@ -68,6 +76,38 @@ def procedural_pack(spec: str) -> WorldPack:
     definition = parse_definition(generate_definition(preset, seed), source=spec)
     return WorldPack(
         definition, name=f"{preset}-{seed}", source=spec, rule_packs=bundled_packs(definition)
+    )
+
+
+PUBLISHED_PREFIX = "agentodyssey:"
+
+
+def published_pack(spec: str) -> WorldPack:
+    """`agentodyssey:<game>`: one of AgentOdyssey's published games, read from the user's copy
+    (`world.published`) with its quest data and the bundled rule packs that play its mechanics.
+    ConfigError for an unknown game; PublishedGameError (one line) without a copy."""
+    from agentodyssey_pz.world.published.pack import published_game
+
+    name = spec[len(PUBLISHED_PREFIX) :]
+    try:
+        game = published_game(name)
+    except KeyError as exc:
+        raise ConfigError(f"world: {spec!r}: {exc.args[0]}") from None
+    for note in game.notes:
+        LOG.info("%s: %s", spec, note)
+    # Problems of AgentOdyssey's own data that still load are shown by `validate`, not logged at
+    # every load: the user cannot fix the copy, and the import already handled them.
+    definition, problems = check_definition(game.definition, source=spec)
+    if definition is None:
+        raise WorldDefinitionError([p for p in problems if p.severity == "error"], spec)
+    load_quests(game.quest_data, definition, source=f"{spec} (quest data)")
+    return WorldPack(
+        definition,
+        name=name,
+        source=spec,
+        quest_data=game.quest_data,
+        rule_packs=bundled_packs(definition),
+        quest_source=f"{spec} (quest data)",
     )
 
 
@@ -126,6 +166,8 @@ def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack)
         return WorldPack(world, name="custom", rule_packs=bundled_packs(world))
     if isinstance(world, str) and world.startswith(PROCGEN_PREFIX):
         return procedural_pack(world)
+    if isinstance(world, str) and world.startswith(PUBLISHED_PREFIX):
+        return published_pack(world)
     file = world_file(world)
     folder = file.parent if file.name == WORLD_FILE else None
     definition = load_definition(file)

@@ -46,14 +46,28 @@ KNOWN_CUSTOM_EVENTS = ("main_quest", "side_quest", "tutorial")
 IGNORED_NPC_KEYS = ("hp", "attack_power", "coins", "level", "inventory")
 
 
-def _first_seen(items: list[tuple[str, str]], kind: str, problems: Problems) -> None:
-    """Report every repeat of a key in (path, key) pairs, pointing at the first occurrence."""
+def _first_seen(
+    items: list[tuple[str, str]],
+    kind: str,
+    problems: Problems,
+    tolerated: frozenset[str] = frozenset(),
+) -> None:
+    """Report every repeat of a key in (path, key) pairs, pointing at the first occurrence; a
+    repeat at a path in `tolerated` is a warning."""
     seen: dict[str, str] = {}
     for path, key in items:
         if key in seen:
-            problems.error(path, f"duplicate {kind} '{key}' (first at {seen[key]})")
+            report = problems.warn if path in tolerated else problems.error
+            report(path, f"duplicate {kind} '{key}' (first at {seen[key]})")
         else:
             seen[key] = path
+
+
+def _quest_npc_paths(p: Parsed, suffix: str) -> frozenset[str]:
+    """Paths (`<npc path><suffix>`) of the NPC prototypes marked `quest`. Synthesis never places
+    them; a quest makes their instances, with names of their own (AgentOdyssey's quests bring
+    copies of world NPCs, e.g. a second `zombie` prototype, whose ids may end in digits)."""
+    return frozenset(f"{path}{suffix}" for path, _, n in p.npcs if n.quest)
 
 
 def check_unique_ids(p: Parsed, problems: Problems) -> None:
@@ -94,10 +108,11 @@ def check_names(p: Parsed, problems: Problems) -> None:
         for path, _, pl in p.places
         for i, a in enumerate(pl.areas)
     ]
+    quest_names = _quest_npc_paths(p, ".name")
     for kind, items in (("object", objects), ("NPC", npcs), ("area", areas)):
         for path, name in items:
             _check_name(path, kind, name, problems)
-        _first_seen(items, f"{kind} name", problems)
+        _first_seen(items, f"{kind} name", problems, quest_names if kind == "NPC" else frozenset())
         names = {name for _, name in items}
         for path, name in items:
             stem = INSTANCE_SUFFIX.sub("", name)
@@ -109,14 +124,19 @@ def check_names(p: Parsed, problems: Problems) -> None:
 
 
 def check_id_suffixes(p: Parsed, problems: Problems) -> None:
+    quest_ids = _quest_npc_paths(p, ".id")
+    npc_ids = {n.id for _, _, n in p.npcs}
     for kind, records in (("object", p.objects), ("NPC", p.npcs)):
         for path, _, rec in records:
+            where = f"{path}.id"
             if not rec.id.strip():
-                problems.error(f"{path}.id", f"{kind} id must not be empty")
+                problems.error(where, f"{kind} id must not be empty")
             elif INSTANCE_SUFFIX.search(rec.id):
-                problems.error(
-                    f"{path}.id", f"{kind} id '{rec.id}' ends in _<digits>, the instance-id pattern"
-                )
+                # A quest NPC's instances keep their prototype's id as `def_id`: its id is only
+                # ambiguous if the stem is itself a prototype.
+                tolerated = where in quest_ids and INSTANCE_SUFFIX.sub("", rec.id) not in npc_ids
+                report = problems.warn if tolerated else problems.error
+                report(where, f"{kind} id '{rec.id}' ends in _<digits>, the instance-id pattern")
 
 
 def check_places(p: Parsed, problems: Problems) -> None:

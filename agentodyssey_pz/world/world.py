@@ -17,6 +17,7 @@ from agentodyssey_pz.world.entities import (
     Npc,
     Place,
     WritableInstance,
+    definition_id,
 )
 from agentodyssey_pz.world.graph import OWNER, AreaGraph
 from agentodyssey_pz.world.npc_groups import NpcGroups
@@ -311,10 +312,23 @@ class World:
 
     # ----------------------------------------------------------------- NPCs
     def add_npc(self, npc: Npc, area_id: str | None) -> None:
+        taken = self.npc_name_to_id.get(npc.name)
+        if taken is not None and taken != npc.id:
+            npc.name = self.free_npc_name(npc.name)
         self.npcs[npc.id] = npc
         self.npc_name_to_id[npc.name] = npc.id
         if area_id is not None:
             self.place_npc(npc.id, area_id)
+
+    def free_npc_name(self, name: str) -> str:
+        """`<stem>_<k>` with the first k no NPC is named yet (the stem is `name` without a final
+        `_<digits>`): a quest NPC that copies a world NPC's name (two `zombie` prototypes) gets
+        the next number of that name, never another NPC's."""
+        stem = definition_id(name)
+        k = 0
+        while f"{stem}_{k}" in self.npc_name_to_id:
+            k += 1
+        return f"{stem}_{k}"
 
     def place_npc(self, npc_id: str, area_id: str) -> None:
         """Put an NPC in an area, taking it out of wherever it stood."""

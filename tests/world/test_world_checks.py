@@ -288,3 +288,20 @@ def test_validate_takes_procedural_worlds_like_the_env(capsys) -> None:
     assert code == 1 and "the procedural world of that name is 'procgen:small'" in err
     code, _, err = run_validate("procgen:bogus", capsys)
     assert code == 1 and "'procgen:bogus' is not 'procgen:<preset>[:<seed>]'" in err
+
+
+def test_an_npc_instance_never_takes_another_npcs_name(tiny_definition) -> None:
+    """`add_npc` gives an instance whose name is taken the next free number of that name."""
+    import attrs
+
+    from agentodyssey_pz.world.world import World
+
+    world = World.generate(tiny_definition, 0)
+    some = next(iter(world.npcs.values()))
+    stem = some.name.rsplit("_", 1)[0] if some.name[-1].isdigit() else some.name
+    clone = attrs.evolve(some, id="npc_quest_copy_0", area_id=None)
+    world.add_npc(clone, None)
+    assert clone.name != some.name and clone.name.startswith(f"{stem}_")
+    assert world.npc_name_to_id[some.name] == some.id
+    assert world.npc_name_to_id[clone.name] == clone.id
+    assert world.free_npc_name("brand_new") == "brand_new_0"

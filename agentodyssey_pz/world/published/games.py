@@ -1,0 +1,85 @@
+"""The seven published games: where each keeps its files, and what of each this project plays.
+
+Layer: world core. A game's content is read from the user's copy of AgentOdyssey (`locate`); what is
+here is how to play it with our engine: the bundled rule packs with its mechanics, the numbers those
+packs take for it (`features.rule_settings`), its synthesis variant, whether its main quest is
+imported, and what is not supported yet. docs/agentodyssey-games.md says the same for users.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+PREFIX = "agentodyssey:"
+
+
+@attrs.frozen
+class GameSpec:
+    """One published game and how we play it."""
+
+    name: str
+    folder: str  # under games/ and assets/world_definitions/: "base" or "generated/<name>"
+    synthesis: str = "base"  # `features.synthesis`
+    main_quest: bool = False  # its main quest is imported (else: switched off, see `missing`)
+    rule_packs: tuple[str, ...] = ()  # bundled packs with its verbs and background rules
+    rule_settings: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    darkness: bool = False  # unlit areas hide what is around (`features.darkness`)
+    missing: tuple[str, ...] = ()  # what of the game is not played yet, for `games` and docs
+
+    @property
+    def world_file(self) -> str:
+        return f"assets/world_definitions/{self.folder}/default.json"
+
+    @property
+    def quest_module(self) -> str:
+        return f"games/{self.folder}/rules/step_rules/main_quest.py"
+
+    @property
+    def tutorial_module(self) -> str:
+        return f"games/{self.folder}/rules/step_rules/tutorial.py"
+
+    @property
+    def general_module(self) -> str:
+        return f"games/{self.folder}/rules/step_rules/general.py"
+
+
+PART_TWO = "its main quest, verbs and background rules (planned)"
+
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec
+    for spec in (
+        GameSpec("base", "base", main_quest=True),
+        GameSpec(
+            "remnant",
+            "generated/remnant",
+            synthesis="remnant",
+            main_quest=True,
+            rule_packs=("scavenging", "lockpicking", "living_world", "shifting_paths"),
+            darkness=True,
+        ),
+        GameSpec(
+            "mark",
+            "generated/mark",
+            synthesis="mark",
+            main_quest=True,
+            rule_packs=("scavenging", "living_world"),
+            darkness=True,
+        ),
+        GameSpec("metropolis", "generated/metropolis", missing=(PART_TWO,)),
+        GameSpec("quarantine", "generated/quarantine", missing=(PART_TWO, "darkness")),
+        GameSpec("robot_kingdom", "generated/robot_kingdom", missing=(PART_TWO,)),
+        GameSpec("saltglass", "generated/saltglass", missing=(PART_TWO, "the mirage view")),
+    )
+}
+
+
+def game_spec(name: str) -> GameSpec:
+    """The game of that name; KeyError naming the seven otherwise."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(
+            f"no published game '{name}' (AgentOdyssey's games: {', '.join(GAMES)})"
+        ) from None

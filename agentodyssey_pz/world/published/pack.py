@@ -1,0 +1,77 @@
+"""A published game, assembled for our engine: its world definition and quest data.
+
+Layer: world core. `published_game("remnant")` reads the game from the user's copy of AgentOdyssey
+and returns what a world pack needs: the raw world definition as AgentOdyssey's environment builds
+it (quest entities injected, undefined ids handled: `definition`), switched to the mechanics we
+play it with (rule packs and their settings, synthesis variant, darkness: `games`), and the quest
+data translated into our format (`quests`, and the tutorial's own module).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+from agentodyssey_pz.world.published.games import GameSpec, game_spec
+from agentodyssey_pz.world.published.locate import PublishedCopy, find_published
+
+
+@attrs.frozen
+class PublishedGame:
+    """One game read from a copy: the raw definition, our quest data for it, and the notes the
+    import made (ids AgentOdyssey leaves undefined, quirks fixed)."""
+
+    spec: GameSpec
+    copy: PublishedCopy
+    definition: dict[str, Any]
+    quest_data: dict[str, Any]
+    notes: tuple[str, ...] = ()
+
+
+def _default_section(name: str) -> Any:
+    from agentodyssey_pz.resources import default_quest_file
+
+    return json.loads(default_quest_file(name).read_text(encoding="utf-8"))
+
+
+def published_game(name: str, copy: PublishedCopy | None = None) -> PublishedGame:
+    """The game `name` (base, remnant, mark, ...) from `copy` (default: `find_published()`).
+    Raises KeyError for an unknown game and PublishedGameError when the copy is missing or does
+    not read as expected."""
+    from agentodyssey_pz.world.published.definition import published_world
+    from agentodyssey_pz.world.published.quests import (
+        give_quest_values,
+        main_quest_section,
+        side_quests_section,
+    )
+    from agentodyssey_pz.world.published.tutorial import tutorial_section
+
+    spec = game_spec(name)
+    copy = copy or find_published()
+    world = published_world(copy, spec.name)
+    raw = world.definition
+    notes = list(world.warnings)
+    features = raw.setdefault("features", {})
+    if spec.rule_packs:
+        features["rule_packs"] = list(spec.rule_packs)
+    if spec.rule_settings:
+        features["rule_settings"] = json.loads(json.dumps(spec.rule_settings))
+    if spec.darkness:
+        features["darkness"] = {"light_objects": ["obj_torch"]}
+    events = list(raw.get("custom_events", []))
+    quests: dict[str, Any] = {}
+    if "main_quest" in events:
+        if spec.main_quest:
+            give_quest_values(spec, raw)
+            quests["main_quest"] = main_quest_section(copy, spec, raw)
+        else:  # not imported yet: off, rather than our own quest in its world
+            events.remove("main_quest")
+            notes.append(f"{spec.name}: its main quest is not imported yet; it is switched off")
+    if "side_quest" in events:
+        quests["side_quests"] = side_quests_section(copy, spec, _default_section("side_quests"))
+    # Every game carries tutorial data; those that do not enable it can still be asked for it.
+    quests["tutorial"] = tutorial_section(copy, spec.name, raw)
+    raw["custom_events"] = events
+    return PublishedGame(spec, copy, raw, quests, tuple(notes))

@@ -1,0 +1,584 @@
+"""A published game's main quest and side quests, as our quest data (docs/world-format.md 11).
+
+Layer: world core. The quest's chapters, stages and texts are read from the user's copy
+(`MainQuestStepRule.QUEST_CONFIG`) and translated condition by condition into our kinds. What the
+game keeps as code is taken from its `_bootstrap` method's statements where they have the plain
+forms AgentOdyssey's games use (`self._generated['k'] = <literal>`, a class constant, an element
+of one; `bootstrap_variables`), and otherwise from the small per-game tables below: which areas
+are picked from the map, which NPCs are placed where, the bosses and their modifiers.
+
+Published quirks that can make a quest impossible are fixed as AgentOdyssey's own repository
+fixes them (docs/agentodyssey-games.md lists each): a relic bought before its stage still counts
+(possession is an alternative to the purchase event), a boss killed by anyone counts for everyone,
+and a boss appears when its stage is reached.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from agentodyssey_pz.errors import PublishedGameError
+from agentodyssey_pz.world.published.games import GameSpec
+from agentodyssey_pz.world.published.locate import PublishedCopy
+from agentodyssey_pz.world.published.pyconst import NotData, class_constants, evaluate, find_class
+
+QUEST_CLASS = "MainQuestStepRule"
+SIDE_QUEST_CLASS = "SideQuestStepRule"
+RELIC = "obj_heart_of_the_ocean"
+
+# ------------------------------------------------------------------ per-game tables
+
+
+def _place(npc: str, var: str, area_var: str, **extra: Any) -> dict[str, Any]:
+    return {"let": var, "place_npc": npc, "in": f"${area_var}", **extra}
+
+
+# Setup steps for variables whose bootstrap statement is code, not data: base picks its areas from
+# the map with the same picker our `pick_area` follows (docs/world-format.md 11.1).
+PICKED: dict[str, dict[str, dict[str, Any]]] = {
+    "base": {
+        "ch1_guide_area": {"pick_area": True},
+        "ch1_shrine_candidate_areas": {"pick_areas": 3},
+        "ch1_shrine_area": {"farthest_of": "$ch1_shrine_candidate_areas"},
+        "ch2_merchant_area": {"pick_area": True},
+        "ch2_lair_candidate_areas": {"pick_areas": 3},
+        "ch2_boss_area": {"farthest_of": "$ch2_lair_candidate_areas"},
+    },
+}
+
+# Derived variables: remnant's final chronicle is its three words, spaced and lower-cased.
+DERIVED: dict[str, dict[str, Callable[[dict[str, Any]], Any]]] = {
+    "remnant": {
+        "ch5_chronicle_text": lambda v: (
+            " ".join(str(v[k]) for k in ("ch2_salt_word", "ch3_iron_word", "ch4_wind_word"))
+            .strip()
+            .lower()
+        ),
+    },
+}
+
+_MERCHANT = {"stock": {RELIC: 1, "obj_sea_salt_crystal": 4}, "min_coins": 400}
+# Quest NPCs placed once per episode: (placed after the variable naming their area).
+PLACED: dict[str, list[dict[str, Any]]] = {
+    "base": [
+        _place("npc_quest_chronicler", "ch1_guide_npc", "ch1_guide_area"),
+        _place("npc_quest_tide_merchant", "ch2_merchant_npc", "ch2_merchant_area", **_MERCHANT),
+    ],
+    "remnant": [
+        _place("npc_quest_chronicler", "ch1_guide_npc", "ch1_guide_area"),
+        _place("npc_quest_tide_merchant", "ch2_merchant_npc", "ch2_merchant_area", **_MERCHANT),
+        _place("npc_quest_anvil_judge", "ch3_smith_npc", "ch3_smith_area"),
+    ],
+    "mark": [
+        _place("npc_quest_librarian_v2", "ch1_librarian_npc", "ch1_library_area"),
+        _place(
+            "npc_quest_contact_v2",
+            "ch2_contact_npc",
+            "ch2_contact_area",
+            stock={"obj_tear_of_forest": 1},
+            min_coins=300,
+        ),
+    ],
+}
+
+# Fixed display names the texts use for bosses (their prototypes' names).
+NAMED: dict[str, dict[str, str]] = {
+    "remnant": {
+        "ch1_boss_name": "cinder_reaver",
+        "ch2_boss_name": "ember_warden",
+        "ch3_boss_name": "iron_answer",
+        "ch4_boss_name": "wind_answer",
+        "ch5_boss_name": "confluence_warden",
+    },
+    "mark": {"ch1_boss_name": "page_gnawer", "ch2_boss_name": "root_warden"},
+}
+
+_WATER, _WOODEN = ["obj_water_sword"], ["obj_wooden_sword", "obj_wooden_dagger"]
+# The fire boss: the sea's blade drenches it for good (its health falls to 150), a wooden blade
+# in hand enrages it while held.
+FIRE_BOSS_MODIFIERS = [
+    {"when_held": _WATER, "unless_held": _WOODEN, "max_hp": 150, "attack": 20},
+    {"when_held": _WOODEN, "unless_held": _WATER, "attack": 45},
+]
+
+
+def _boss(npc: str, area_var: str, hp: int, attack: int, **extra: Any) -> dict[str, Any]:
+    return {"npc": npc, "in": f"${area_var}", "hp": hp, "attack": attack, "shared": True, **extra}
+
+
+BOSSES: dict[str, dict[str, dict[str, Any]]] = {
+    "base": {
+        "ch1_boss_npc": _boss("npc_boss_cinder_reaver", "ch1_shrine_area", 115, 20),
+        "ch2_boss_npc": _boss(
+            "npc_boss_ember_warden",
+            "ch2_boss_area",
+            225,
+            20,
+            modifiers=[
+                {**FIRE_BOSS_MODIFIERS[0], "unless_held": ["obj_wooden_sword"]},
+                {**FIRE_BOSS_MODIFIERS[1], "when_held": ["obj_wooden_sword"]},
+            ],
+        ),
+    },
+    "remnant": {
+        "ch1_boss_npc": _boss("npc_boss_cinder_reaver", "ch1_shrine_area", 115, 20),
+        "ch2_boss_npc": _boss(
+            "npc_boss_ember_warden", "ch2_boss_area", 225, 20, modifiers=FIRE_BOSS_MODIFIERS
+        ),
+        "ch3_boss_npc": _boss("npc_boss_iron_answer", "ch3_trial_area", 295, 12),
+        "ch4_boss_npc": _boss("npc_boss_wind_answer", "ch4_spire_area", 395, 20),
+        "ch5_boss_npc": _boss("npc_boss_confluence_warden", "ch5_engine_area", 400, 30),
+    },
+    "mark": {
+        "ch1_boss_npc": _boss("npc_boss_page_gnawer_v2", "ch1_boss_area", 80, 15),
+        # Carrying the promise ("kindness") into its farm weakens the root warden once, for good.
+        "ch2_boss_npc": _boss(
+            "npc_boss_root_warden_v2",
+            "ch2_boss_area",
+            160,
+            36,
+            modifiers=[
+                {
+                    "when_carrying_text": {"text": "$ch1_promise_line", "match": "contains"},
+                    "where": "boss_home",
+                    "attack_cap": 30,
+                    "max_hp": 120,
+                    "once": True,
+                }
+            ],
+        ),
+    },
+}
+
+# Stage completions that leave an object at the agent's feet unless one already lies there.
+GIFTS: dict[str, dict[str, str]] = {
+    "remnant": {"ch3_boss": "obj_prism_lens", "ch4_boss": "obj_storm_crest"},
+}
+
+# Objects the quest gives a value when the world leaves it without one (the relic a quest merchant
+# sells, the tear of the forest).
+QUEST_VALUES: dict[str, dict[str, int]] = {
+    "base": {RELIC: 25},
+    "remnant": {RELIC: 25},
+    "mark": {"obj_tear_of_forest": 10},
+}
+
+
+def give_quest_values(spec: GameSpec, definition: dict[str, Any]) -> None:
+    """Give the quest's objects their value where the world has none (before synthesis, so every
+    instance and every price sees it; AgentOdyssey sets it when its quest starts)."""
+    values = QUEST_VALUES.get(spec.name, {})
+    for obj in definition["entities"]["objects"]:
+        if obj.get("id") in values and obj.get("value") is None:
+            obj["value"] = values[obj["id"]]
+
+
+# Placeholders of the published texts -> our variable names.
+PLACEHOLDERS: dict[str, dict[str, str]] = {
+    "base": {
+        "ch1_guide_name": "ch1_guide_npc",
+        "ch2_merchant_name": "ch2_merchant_npc",
+        "ch1_shrine_candidates": "ch1_shrine_candidate_areas",
+        "ch2_lair_candidates": "ch2_lair_candidate_areas",
+        "mq_guide_name": "guide",
+    },
+    "remnant": {
+        "ch1_guide_name": "ch1_guide_npc",
+        "ch2_merchant_name": "ch2_merchant_npc",
+        "ch3_smith_name": "ch3_smith_npc",
+        "ch1_shrine_candidates": "ch1_shrine_candidate_areas",
+        "ch2_lair_candidates": "ch2_lair_candidate_areas",
+        "mq_guide_name": "guide",
+    },
+    "mark": {
+        "ch1_librarian_name": "ch1_librarian_npc",
+        "ch2_contact_name": "ch2_contact_npc",
+        "mq_guide_name": "guide",
+    },
+}
+
+# Guides: the published remnant and mark shuffle their name pool per seed; mark's guide also
+# comes back every 30 ticks to remind the agent of its task.
+GUIDE_EXTRAS: dict[str, dict[str, Any]] = {
+    "remnant": {"name_order": "shuffled"},
+    "mark": {"name_order": "shuffled", "remind_every": 30},
+}
+
+# Visits counted for `visited_k_of_area_set`: remnant counts every area visited since the episode
+# began, base only those visited since the quest began (docs/world-format.md 11.1).
+VISIT_HISTORY = {"remnant": "episode"}
+# Text conditions: mark looks for its words inside what is written, the others for equal text.
+TEXT_MATCH = {"mark": "contains"}
+
+
+# ------------------------------------------------------------------ reading the game's code as data
+_GENERATED = "_generated"
+
+
+def _assigned_key(target: ast.expr) -> str | None:
+    """'k' of `self._generated['k'] = ...`, else None."""
+    if (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Attribute)
+        and target.value.attr == _GENERATED
+        and isinstance(target.value.value, ast.Name)
+        and target.value.value.id == "self"
+        and isinstance(target.slice, ast.Constant)
+        and isinstance(target.slice.value, str)
+    ):
+        return target.slice.value
+    return None
+
+
+def _class_value(node: ast.expr, constants: dict[str, Any]) -> Any:
+    """`self.X`, `list(self.X)`, `int(self.X)` or `self.X[i]` of a class constant; else evaluated
+    as plain data. Raises NotData for anything else."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        if node.value.id == "self" and node.attr in constants:
+            return constants[node.attr]
+        raise NotData("attribute")
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("list", "int")
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        inner = _class_value(node.args[0], constants)
+        return list(inner) if node.func.id == "list" else int(inner)
+    if isinstance(node, ast.Subscript):
+        whole = _class_value(node.value, constants)
+        index = evaluate(node.slice, {})
+        try:
+            return whole[index]
+        except (IndexError, KeyError, TypeError) as exc:
+            raise NotData(str(exc)) from None
+    return evaluate(node, {})
+
+
+def bootstrap_variables(module: ast.Module, constants: dict[str, Any]) -> dict[str, Any]:
+    """The quest variables `_bootstrap` sets, in statement order: the value where the statement
+    is data (a literal, a class constant or an element of one), `NotData` where it is code."""
+    cls = find_class(module, QUEST_CLASS)
+    method = next(
+        (
+            node
+            for node in (cls.body if cls is not None else [])
+            if isinstance(node, ast.FunctionDef) and node.name == "_bootstrap"
+        ),
+        None,
+    )
+    if method is None:
+        raise PublishedGameError(f"{QUEST_CLASS}._bootstrap not found")
+    found: dict[str, Any] = {}
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            key = _assigned_key(node.targets[0])
+            if key is None:
+                continue
+            try:
+                found[key] = _class_value(node.value, constants)
+            except (NotData, TypeError, ValueError):
+                found.setdefault(key, NotData)
+    return found
+
+
+# ------------------------------------------------------------------ translation
+class Translation:
+    """One game's quest, translated; problems with the source data raise PublishedGameError."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        constants: dict[str, Any],
+        variables: dict[str, Any],
+        areas: set[str],
+    ) -> None:
+        self.spec, self.constants, self.areas = spec, constants, areas
+        self.variables = variables  # the bootstrap's variables (values, or NotData for code)
+        self.bosses = BOSSES.get(spec.name, {})
+        self.renames = PLACEHOLDERS.get(spec.name, {})
+        self.where = f"{spec.quest_module}: {QUEST_CLASS}"
+
+    # ---------------------------------------------------------------- texts
+    def text(self, raw: Any) -> str:
+        """A published text with its placeholders renamed to our variables."""
+        if not isinstance(raw, str):
+            return ""
+        renames = self.renames
+        return re.sub(
+            r"\{([A-Za-z_][A-Za-z0-9_]*)\}",
+            lambda m: "{" + renames.get(m.group(1), m.group(1)) + "}",
+            raw,
+        )
+
+    # ---------------------------------------------------------------- setup
+    def setup(self, variables: dict[str, Any]) -> list[dict[str, Any]]:
+        name = self.spec.name
+        picked, derived = PICKED.get(name, {}), DERIVED.get(name, {})
+        placed = list(PLACED.get(name, ()))
+        steps: list[dict[str, Any]] = []
+        known: dict[str, Any] = {}
+        for var, value in variables.items():
+            if var in picked:
+                steps.append({"let": var, **picked[var]})
+            elif var in derived:
+                value = derived[var](known)
+                steps.append({"let": var, "value": value})
+            elif value is NotData:
+                raise PublishedGameError(
+                    f"{self.where}._bootstrap: variable '{var}' is computed in a way the importer "
+                    "does not know (a different version of AgentOdyssey?)"
+                )
+            else:
+                steps.append({"let": var, **self._fixed(value)})
+            known[var] = value
+            # An NPC is placed as soon as the variable naming its area exists.
+            for place in [p for p in placed if p["in"] == f"${var}"]:
+                steps.append(place)
+                placed.remove(place)
+        steps += [{"let": var, "value": value} for var, value in NAMED.get(name, {}).items()]
+        if placed:
+            missing = ", ".join(p["in"] for p in placed)
+            raise PublishedGameError(f"{self.where}._bootstrap: no variable {missing}")
+        return steps
+
+    def _fixed(self, value: Any) -> dict[str, Any]:
+        if isinstance(value, str) and value in self.areas:
+            return {"area": value}
+        if isinstance(value, list) and value and all(v in self.areas for v in value):
+            return {"areas": list(value)}
+        return {"value": value}
+
+    # ---------------------------------------------------------------- conditions
+    def conditions(self, raw: Any, stage: str) -> list[dict[str, Any]]:
+        if not isinstance(raw, list):
+            raise PublishedGameError(f"{self.where}: stage {stage}: conditions are not a list")
+        return [self.condition(c, stage) for c in raw]
+
+    def condition(self, c: Any, stage: str) -> dict[str, Any]:
+        if not isinstance(c, dict):
+            raise PublishedGameError(f"{self.where}: stage {stage}: a condition is not an object")
+        kind, ctype = c.get("kind"), c.get("type")
+        if kind == "any_of":
+            return {"kind": "any_of", "conditions": self.conditions(c.get("conditions"), stage)}
+        translate = CONDITIONS.get((kind, ctype))
+        if translate is None:
+            raise PublishedGameError(
+                f"{self.where}: stage {stage}: condition {kind}/{ctype} has no translation"
+            )
+        return translate(self, c)
+
+    def var(self, c: dict[str, Any], key: str) -> str:
+        return f"${c[key]}"
+
+    def text_condition(self, kind: str, c: dict[str, Any]) -> dict[str, Any]:
+        out = {"kind": kind, "text": self.var(c, "text_key")}
+        match = TEXT_MATCH.get(self.spec.name)
+        if match:
+            out["match"] = match
+        return out
+
+    def killed(self, c: dict[str, Any]) -> dict[str, Any]:
+        key = c["npc_key"]
+        if key in self.bosses:
+            return {"kind": "boss_already_defeated", "boss": key}
+        return {"kind": "event", "type": "npc_killed", "npc": f"${key}"}
+
+    def bought(self, c: dict[str, Any]) -> dict[str, Any]:
+        event: dict[str, Any] = {"kind": "event", "type": "object_bought"}
+        if "npc_key" in c:
+            event["npc"] = self.var(c, "npc_key")
+        wanted = [c["obj_id"]] if "obj_id" in c else list(c.get("base_objs") or ())
+        if wanted:
+            event["objects"] = wanted
+            # The published stage wants the purchase in the stage's own tick: a relic bought a tick
+            # early, or by someone who then hands it over, would leave the quest stuck. Possession
+            # counts too (AgentOdyssey's repository fix).
+            return {
+                "kind": "any_of",
+                "conditions": [event, {"kind": "has_any_of", "objects": wanted}],
+            }
+        return event
+
+    def visited(self, c: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": "visited_k_of_area_set",
+            "areas": self.var(c, "area_set_key"),
+        }
+        if "k_key" in c and c["k_key"] in self.variables:
+            out["k"] = self.var(c, "k_key")
+        elif "k" in c:
+            out["k"] = c["k"]
+        history = VISIT_HISTORY.get(self.spec.name)
+        if history:
+            out["history"] = history
+        return out
+
+    # ---------------------------------------------------------------- stages and chapters
+    def stage(self, raw: dict[str, Any], boss_stage_of: dict[str, str]) -> dict[str, Any]:
+        sid = raw.get("id")
+        if not isinstance(sid, str):
+            raise PublishedGameError(f"{self.where}: a stage without an id")
+        out: dict[str, Any] = {"id": sid, "objective": self.text(raw.get("objective"))}
+        if "done_all" in raw:
+            out["done_all"] = self.conditions(raw["done_all"], sid)
+        else:
+            out["done_any"] = self.conditions(raw.get("done_any", []), sid)
+        on_start = [{"spawn_boss": key} for key, at in boss_stage_of.items() if at == sid]
+        if on_start:
+            out["on_start"] = on_start
+        effects: list[dict[str, Any]] = []
+        if raw.get("spawns_boss_key"):
+            effects.append({"spawn_boss": raw["spawns_boss_key"]})
+        if raw.get("gives_coins"):
+            effects.append({"give": {"$currency": int(raw["gives_coins"])}})
+        for oid, count in (raw.get("spawns_objects") or {}).items():
+            effects.append({"give": {oid: int(count)}})
+        gift = GIFTS.get(self.spec.name, {}).get(sid)
+        if gift:
+            effects.append({"give": {gift: 1}, "unless_on_ground": True})
+        if effects:
+            out["on_complete"] = effects
+        if raw.get("on_complete_feedback"):
+            out["complete_text"] = self.text(raw["on_complete_feedback"])
+        for flag in ("chapter_complete", "quest_complete"):
+            if raw.get(flag):
+                out[flag] = True
+        return out
+
+    def chapters(self, config: dict[str, Any]) -> list[dict[str, Any]]:
+        chapters = config.get("chapters")
+        if not isinstance(chapters, list) or not chapters:
+            raise PublishedGameError(f"{self.where}.QUEST_CONFIG: no chapters")
+        boss_stage_of = self.boss_stages(chapters)
+        out = []
+        for chapter in chapters:
+            stages = chapter.get("stages") or []
+            made: dict[str, Any] = {
+                "id": str(chapter.get("id")),
+                "title": str(chapter.get("title", "")),
+                "stages": [self.stage(s, boss_stage_of) for s in stages],
+            }
+            if chapter.get("intro"):
+                made["intro"] = self.text(chapter["intro"])
+            out.append(made)
+        return out
+
+    @staticmethod
+    def boss_stages(chapters: list[dict[str, Any]]) -> dict[str, str]:
+        """Boss key -> the id of the stage that fights it (the stage after the one whose
+        completion summons it): the boss is there whenever an agent reaches that stage."""
+        found: dict[str, str] = {}
+        for chapter in chapters:
+            stages = chapter.get("stages") or []
+            for stage, following in itertools.pairwise(stages):
+                key = stage.get("spawns_boss_key")
+                if key:
+                    found[key] = following.get("id")
+        return found
+
+
+CONDITIONS: dict[tuple[Any, Any], Callable[[Translation, dict[str, Any]], dict[str, Any]]] = {
+    ("state", "in_area"): lambda t, c: {"kind": "in_area", "area": t.var(c, "area_key")},
+    ("state", "in_area_with_npc"): lambda t, c: {
+        "kind": "in_area_with_npc",
+        "npc": t.var(c, "npc_key"),
+    },
+    ("state", "has_any_of"): lambda t, c: {"kind": "has_any_of", "objects": list(c["base_objs"])},
+    ("state", "equipped_any_of"): lambda t, c: {
+        "kind": "equipped_any_of",
+        "objects": list(c["base_objs"]),
+    },
+    ("state", "visited_k_of_area_set"): Translation.visited,
+    ("event", "npc_killed"): Translation.killed,
+    ("event", "object_bought"): Translation.bought,
+    ("state", "boss_already_defeated"): lambda t, c: {
+        "kind": "boss_already_defeated",
+        "boss": c.get("boss_key") or c.get("npc_key"),
+    },
+    ("state", "paper_text_equals_in_area"): lambda t, c: t.text_condition(
+        "paper_text_equals_in_area", c
+    ),
+    ("state", "writable_text_equals_in_area"): lambda t, c: t.text_condition(
+        "paper_text_equals_in_area", c
+    ),
+    ("state", "writable_text_equals_in_inventory"): lambda t, c: t.text_condition(
+        "writable_text_equals_in_inventory", c
+    ),
+    ("state", "paper_text_in_possession"): lambda t, c: t.text_condition(
+        "writable_text_equals_in_inventory", c
+    ),
+    ("state", "killed_n_enemies"): lambda t, c: {
+        "kind": "killed_matching",
+        "n": int(c.get("n", 1)),
+        "enemy_only": bool(c.get("enemy_only", False)),
+        "dark_area": bool(c.get("in_dark_only", False)),
+        "min_area_level": int(c.get("min_area_level", 0)),
+        **({"roles": list(c["roles"])} if c.get("roles") else {}),
+    },
+    ("state", "killed_one_of_each"): lambda t, c: {
+        "kind": "killed_each_role",
+        "roles": list(c["roles"]),
+        "enemy_only": bool(c.get("enemy_only", False)),
+    },
+    ("state", "lit_k_dark_areas"): lambda t, c: {"kind": "lit_dark_areas", "k": int(c["k"])},
+}
+
+
+def main_quest_section(
+    copy: PublishedCopy, spec: GameSpec, definition: dict[str, Any]
+) -> dict[str, Any]:
+    """The game's main quest as our `main_quest` section (JSON data), for the world `definition`
+    (raw, with the quest's entities already injected)."""
+    module = copy.read_python(spec.quest_module)
+    constants = class_constants(module, QUEST_CLASS, where=spec.quest_module)
+    config = constants.get("QUEST_CONFIG")
+    if not isinstance(config, dict):
+        raise PublishedGameError(f"{spec.quest_module}: {QUEST_CLASS}.QUEST_CONFIG is not data")
+    areas = {
+        area["id"]
+        for place in definition["entities"]["places"]
+        for area in place.get("areas", [])
+        if isinstance(area, dict) and "id" in area
+    }
+    variables = bootstrap_variables(module, constants)
+    translation = Translation(spec, constants, variables, areas)
+    guide = {
+        "npc": constants["OBJECTIVE_NPC_BASE_ID"],
+        "names": list(constants["OBJECTIVE_NPC_NAME_POOL"]),
+        **GUIDE_EXTRAS.get(spec.name, {}),
+    }
+    section: dict[str, Any] = {
+        "title": str(config.get("title", spec.name)),
+        "guide": guide,
+        "setup": translation.setup(variables),
+        "bosses": translation.bosses,
+        "chapters": translation.chapters(config),
+    }
+    if config.get("intro"):
+        section["intro"] = translation.text(config["intro"])
+    return section
+
+
+def side_quests_section(copy: PublishedCopy, spec: GameSpec, defaults: dict[str, Any]) -> dict:
+    """The game's side quests: its broker and name pool, its pay and threshold, with our texts
+    (`defaults`: our default side-quest section, whose texts are ours)."""
+    module = copy.read_python(spec.general_module)
+    constants = class_constants(module, SIDE_QUEST_CLASS, where=spec.general_module)
+    names = list(constants["OBJECTIVE_NPC_NAME_POOL"])
+    fallback = next(n for n in ("mira", "wayfarer", "errand_keeper") if n not in names)
+    return {
+        "unlock_after": int(constants.get("MIN_EXPLORED_AREAS", defaults["unlock_after"])),
+        "guide": {
+            "npc": constants["OBJECTIVE_NPC_BASE_ID"],
+            "names": names,
+            "fallback_name": fallback,
+        },
+        "rewards": {k: list(v) for k, v in constants["REWARD_COINS"].items()},
+        "texts": defaults["texts"],
+    }
