@@ -29,6 +29,11 @@ from agentodyssey_pz.cli_types import (
 from agentodyssey_pz.errors import AgentOdysseyError, DataError
 from agentodyssey_pz.evaluate.report import counted
 
+WORLD_HELP = (
+    "bundled name, folder, JSON file, procgen:<preset>[:<seed>], or agentodyssey:<game> (one of "
+    "AgentOdyssey's published games: see `agentodyssey-pz games`)"
+)
+
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from agentodyssey_pz.engine.worldpack import check_world
@@ -49,6 +54,33 @@ def cmd_validate(args: argparse.Namespace) -> int:
         return 1
     print(f"{path}: valid")
     print(format_summary(summarize(definition, args.seed)))
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """AgentOdyssey's seven published games: where they were found and what of each is played."""
+    from agentodyssey_pz.world.published.games import GAMES, PREFIX
+    from agentodyssey_pz.world.published.locate import find_published
+
+    copy = find_published(args.home)
+    print(f"AgentOdyssey's games, read from {copy.origin}")
+    changed = copy.changed_files()
+    if changed:
+        print(f"warning: {len(changed)} file(s) differ from version 0.1.0: {', '.join(changed)}")
+    for spec in GAMES.values():
+        found = "found" if copy.has(spec.world_file) else "MISSING"
+        print(f"\n{PREFIX}{spec.name}  ({found}: {spec.world_file})")
+        played = [
+            "world"
+            + (f" (synthesis variant '{spec.synthesis}')" if spec.synthesis != "base" else ""),
+            "main quest" if spec.main_quest else None,
+            "tutorial and side quests where the game has them",
+            f"rule packs {', '.join(spec.rule_packs)}" if spec.rule_packs else None,
+            "darkness" if spec.darkness else None,
+        ]
+        print("  plays: " + "; ".join(p for p in played if p))
+        if spec.missing:
+            print("  not yet: " + "; ".join(spec.missing))
     return 0
 
 
@@ -415,7 +447,7 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="run policies against each other over seeded episodes and rate them (the default)",
     )
-    evaluate.add_argument("--world", default="default", help="bundled name, folder or JSON file")
+    evaluate.add_argument("--world", default="default", help=WORLD_HELP)
     evaluate.add_argument("--episodes", type=int, default=4, help="episodes to play")
     evaluate.add_argument("--steps", type=int, default=200, help="ticks per episode")
     evaluate.add_argument("--agents", type=int, default=6, help="agents per episode")
@@ -440,7 +472,7 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
 
 def add_map_parser(sub: argparse._SubParsersAction) -> None:
     map_ = sub.add_parser("map", help="write an SVG map of a world's area graph")
-    map_.add_argument("world", nargs="?", default=None, help="bundled name, folder or JSON file")
+    map_.add_argument("world", nargs="?", default=None, help=WORLD_HELP)
     map_.add_argument("--seed", type=SEED, default=None, help="world seed (default: 0)")
     map_.add_argument("--trajectory", help="a trajectory log: draw its world and agents")
     map_.add_argument("--tick", type=NON_NEGATIVE, default=0, help="the log's tick to draw")
@@ -453,7 +485,7 @@ def add_map_parser(sub: argparse._SubParsersAction) -> None:
 
 def add_play_parser(sub: argparse._SubParsersAction) -> None:
     play = sub.add_parser("play", help="play agent_0 yourself in the terminal")
-    play.add_argument("--world", default="default", help="bundled name, folder or JSON file")
+    play.add_argument("--world", default="default", help=WORLD_HELP)
     play.add_argument("--agents", type=int, default=2, help="agents, you included")
     play.add_argument(
         "--others",
@@ -506,7 +538,7 @@ def add_audit_parser(sub: argparse._SubParsersAction) -> None:
         help="check that a world's rule packs keep the env's promises (exact masks, listed "
         "commands that take effect, kept listings equal to fresh ones, replay, resume)",
     )
-    audit.add_argument("--world", default="default", help="bundled name, folder or JSON file")
+    audit.add_argument("--world", default="default", help=WORLD_HELP)
     audit.add_argument("--agents", type=POSITIVE, default=3, help="agents on the random walk")
     audit.add_argument("--ticks", type=POSITIVE, default=500, help="ticks of the random walk")
     audit.add_argument(
@@ -540,9 +572,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_defaults = functools.partial(argparse.ArgumentParser, formatter_class=DefaultsShown)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=with_defaults)
     validate = sub.add_parser("validate", help="check a world definition and summarise it")
-    validate.add_argument(
-        "world", nargs="?", default="default", help="bundled name, folder or JSON file"
-    )
+    validate.add_argument("world", nargs="?", default="default", help=WORLD_HELP)
     validate.add_argument("--seed", type=SEED, default=0, help="seed of the world to summarise")
     validate.set_defaults(func=cmd_validate)
     generate = sub.add_parser("generate", help="write a procedural world definition")
@@ -550,6 +580,16 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--seed", type=SEED, default=0, help="world seed")
     generate.add_argument("-o", "--output", help="file to write (default: standard output)")
     generate.set_defaults(func=cmd_generate)
+    games = sub.add_parser(
+        "games", help="list AgentOdyssey's published games and what of each is played"
+    )
+    games.add_argument(
+        "--home",
+        default=None,
+        help="a copy of AgentOdyssey (default: $AGENTODYSSEY_HOME, else "
+        "the installed agentodyssey package)",
+    )
+    games.set_defaults(func=cmd_games)
     add_resume_parser(sub)
     add_evaluate_parser(sub)
     add_map_parser(sub)

@@ -22,9 +22,10 @@ from agentodyssey_pz.errors import (
     WorldDefinitionError,
 )
 from agentodyssey_pz.resources import WORLD_FILE, bundled_pack_names, resolve_world_file, rules_dir
+from agentodyssey_pz.world.published.games import game_of_world_file
 from agentodyssey_pz.world.quests import SECTION_EVENTS, load_quests, quests_of_world
 from agentodyssey_pz.world.schema import Entities, Initializations, WorldDefinition
-from agentodyssey_pz.world.validate import check_definition, load_definition, read_json
+from agentodyssey_pz.world.validate import check_definition, parse_definition, read_json
 
 LOG = logging.getLogger("agentodyssey_pz.world")
 QUEST_FILE = "quests.json"
@@ -159,6 +160,39 @@ def _quest_data(file: Path, definition: WorldDefinition) -> tuple[Any, str | Non
     return None, None, "$"
 
 
+def read_world_file(file: Path) -> tuple[Any, list[Problem]]:
+    """A world file's raw data, and warnings about changes made to it on loading: AgentOdyssey's
+    own world files (recognised by their content) are taken as its engine takes them, ids that
+    nothing defines handled (docs/agentodyssey-games.md) and their synthesis variant chosen, with
+    a warning for each change, so they load instead of being refused."""
+    raw = read_json(file)
+    spec = game_of_world_file(file)
+    if spec is None or not isinstance(raw, dict):
+        return raw, []
+    from agentodyssey_pz.world.published.definition import fix_undefined_ids
+
+    notes = [Problem("$", message, "warning") for message in fix_undefined_ids(raw)]
+    if spec.synthesis != "base":
+        raw.setdefault("features", {})["synthesis"] = spec.synthesis
+        notes.append(
+            Problem(
+                "$.features.synthesis",
+                f"this is AgentOdyssey's '{spec.name}' world, synthesised with its own variant "
+                f"('{spec.synthesis}')",
+                "warning",
+            )
+        )
+    notes.append(
+        Problem(
+            "$",
+            f"this is AgentOdyssey's '{spec.name}' world file: world='{PUBLISHED_PREFIX}"
+            f"{spec.name}' plays it with its own quests and mechanics",
+            "warning",
+        )
+    )
+    return raw, notes
+
+
 def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack) -> WorldPack:
     if isinstance(world, WorldPack):
         return world
@@ -170,7 +204,10 @@ def load_world_pack(world: str | os.PathLike[str] | WorldDefinition | WorldPack)
         return published_pack(world)
     file = world_file(world)
     folder = file.parent if file.name == WORLD_FILE else None
-    definition = load_definition(file)
+    raw, notes = read_world_file(file)
+    for note in notes:
+        LOG.warning("%s: %s", file, note)
+    definition = parse_definition(raw, source=str(file))
     rule_packs = bundled_packs(definition)
     if folder is not None and (folder / RULES_FOLDER).is_dir():
         rule_packs += (str(folder / RULES_FOLDER),)
@@ -218,13 +255,16 @@ def check_world(world: str | os.PathLike[str]) -> WorldCheck:
         from agentodyssey_pz.world.procgen import generate_definition
 
         file, raw = Path(world), generate_definition(*procedural_spec(world))
+    elif isinstance(world, str) and world.startswith(PUBLISHED_PREFIX):
+        return _check_published(world)
     else:
         file = world_file(world)
         try:
-            raw = read_json(file)
+            raw, notes = read_world_file(file)
         except DataError as exc:
             collect(exc, str(file))
             return WorldCheck(file, None, tuple(found))
+        found += [(str(file), p) for p in notes]
     definition, problems = check_definition(raw, source=str(file))
     found += [(str(file), p) for p in problems]
     own = definition or WorldDefinition(Entities(), Initializations())  # to find quests.json
@@ -236,5 +276,29 @@ def check_world(world: str | os.PathLike[str]) -> WorldCheck:
         quests_of_world(definition, quest_data, enabled, source=quest_source, root=quest_root)
     except DataError as exc:  # quests.json unreadable, or quest problems
         collect(exc, str(file))
+    ok = definition is not None and not any(p.severity == "error" for _, p in found)
+    return WorldCheck(file, definition if ok else None, tuple(found))
+
+
+def _check_published(spec: str) -> WorldCheck:
+    """`check_world` for `agentodyssey:<game>`: the game's definition and quest data as
+    `published_pack` builds them, with every problem and the import's notes."""
+    from agentodyssey_pz.world.published.pack import published_game
+
+    file = Path(spec)
+    try:
+        game = published_game(spec[len(PUBLISHED_PREFIX) :])
+    except KeyError as exc:
+        raise ConfigError(f"world: {spec!r}: {exc.args[0]}") from None
+    found: list[tuple[str, Problem]] = [(spec, Problem("$", n, "warning")) for n in game.notes]
+    definition, problems = check_definition(game.definition, source=spec)
+    found += [(spec, p) for p in problems]
+    if definition is not None:
+        enabled = [event for event in SECTION_EVENTS.values() if event in definition.custom_events]
+        source = f"{spec} (quest data)"
+        try:
+            quests_of_world(definition, game.quest_data, enabled, source=source)
+        except DataError as exc:
+            found.extend((exc.source or source, p) for p in exc.problems)
     ok = definition is not None and not any(p.severity == "error" for _, p in found)
     return WorldCheck(file, definition if ok else None, tuple(found))

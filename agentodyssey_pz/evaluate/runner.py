@@ -250,9 +250,19 @@ def _episode_result(
 def check_world_name(world: Any) -> None:
     """Raise ConfigError if a world name or path finds no world (a preset's name gets a hint).
     `procgen:` specs and definition objects are left to the env."""
-    from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, world_file
+    from agentodyssey_pz.engine.worldpack import PROCGEN_PREFIX, PUBLISHED_PREFIX, world_file
 
     if not isinstance(world, str) or world.startswith(PROCGEN_PREFIX):
+        return
+    if world.startswith(PUBLISHED_PREFIX):  # a published game: known, and a copy to read it from
+        from agentodyssey_pz.world.published.games import game_spec
+        from agentodyssey_pz.world.published.locate import find_published
+
+        try:
+            game_spec(world[len(PUBLISHED_PREFIX) :])
+        except KeyError as exc:
+            raise ConfigError(f"world: {world!r}: {exc.args[0]}") from None
+        find_published()
         return
     try:
         world_file(world)

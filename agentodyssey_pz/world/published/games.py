@@ -8,9 +8,13 @@ imported, and what is not supported yet. docs/agentodyssey-games.md says the sam
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import attrs
+
+from agentodyssey_pz.world.published.locate import KNOWN_DIGESTS, file_digest
 
 PREFIX = "agentodyssey:"
 
@@ -83,3 +87,16 @@ def game_spec(name: str) -> GameSpec:
         raise KeyError(
             f"no published game '{name}' (AgentOdyssey's games: {', '.join(GAMES)})"
         ) from None
+
+
+def game_of_world_file(path: str | os.PathLike[str]) -> GameSpec | None:
+    """The published game whose world definition this file is (by its content, as version 0.1.0
+    has it, wherever the file lies), else None."""
+    try:
+        digest = file_digest(Path(path))
+    except OSError:
+        return None
+    for spec in GAMES.values():
+        if KNOWN_DIGESTS.get(spec.world_file) == digest:
+            return spec
+    return None

@@ -40,6 +40,7 @@ def published_game(name: str, copy: PublishedCopy | None = None) -> PublishedGam
     """The game `name` (base, remnant, mark, ...) from `copy` (default: `find_published()`).
     Raises KeyError for an unknown game and PublishedGameError when the copy is missing or does
     not read as expected."""
+    spec = game_spec(name)  # an unknown game is named before anything is read
     from agentodyssey_pz.world.published.definition import published_world
     from agentodyssey_pz.world.published.quests import (
         give_quest_values,
@@ -48,7 +49,6 @@ def published_game(name: str, copy: PublishedCopy | None = None) -> PublishedGam
     )
     from agentodyssey_pz.world.published.tutorial import tutorial_section
 
-    spec = game_spec(name)
     copy = copy or find_published()
     world = published_world(copy, spec.name)
     raw = world.definition
