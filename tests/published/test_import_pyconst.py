@@ -81,9 +81,9 @@ def test_code_is_left_out_and_never_run() -> None:
 
 def test_missing_class_or_attribute_is_named() -> None:
     module = ast.parse(SOURCE)
-    with pytest.raises(PublishedGameError, match="x.py: no class Other"):
+    with pytest.raises(PublishedGameError, match=r"x\.py: no class Other"):
         class_constants(module, "Other", where="x.py")
-    with pytest.raises(PublishedGameError, match="Quest.NOPE is missing or not plain data"):
+    with pytest.raises(PublishedGameError, match=r"Quest\.NOPE is missing or not plain data"):
         constant(module, "Quest", "NOPE", where="x.py")
 
 

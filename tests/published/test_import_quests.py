@@ -86,8 +86,10 @@ def test_mark_quest_shape(published) -> None:
     st = stages(quest)
     promise = st["ch1_write_promise"]["done_all"][0]
     assert promise == {
-        "kind": "writable_text_equals_in_inventory", "text": "$ch1_promise_line", "match": "contains"
-    }  # fmt: skip
+        "kind": "writable_text_equals_in_inventory",
+        "text": "$ch1_promise_line",
+        "match": "contains",
+    }
     assert {"give": {"obj_torch": 2}} in st["ch1_craft_torch"]["on_complete"]
     assert quest["guide"] == {**quest["guide"], "name_order": "shuffled", "remind_every": 30}
     assert len(quest["guide"]["names"]) == 20
