@@ -27,11 +27,17 @@ class SynthesisStreams:
     npc_assign: random.Random
 
 
-def synthesis_streams(seed: int) -> SynthesisStreams:
-    """Derive the five stage generators from `seed` in the reference's order."""
+STREAM_NAMES = ("npcs", "places", "connections", "objects", "npc_assign")
+
+
+def synthesis_streams(seed: int, order: tuple[str, ...] = STREAM_NAMES) -> SynthesisStreams:
+    """Derive the five stage generators from `seed`: their seeds are drawn in `order` (the
+    reference's order by default; mark's generator draws `connections` first)."""
+    if sorted(order) != sorted(STREAM_NAMES):
+        raise ValueError(f"a stream order names each of {', '.join(STREAM_NAMES)} once")
     base = random.Random(seed)
-    subs = [base.randint(0, SUB_SEED_MAX) for _ in range(5)]
-    return SynthesisStreams(*(random.Random(s) for s in subs))
+    subs = {name: base.randint(0, SUB_SEED_MAX) for name in order}
+    return SynthesisStreams(**{name: random.Random(subs[name]) for name in STREAM_NAMES})
 
 
 def state_to_data(rng: random.Random) -> list[Any]:

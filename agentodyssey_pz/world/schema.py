@@ -238,9 +238,10 @@ class Initializations:
     extras: dict[str, Any] = _extras()
 
 
-# World-synthesis variants (`features.synthesis`): the current generator, and the two older ones
-# AgentOdyssey's games remnant and mark were generated with.
-SYNTHESIS_VARIANTS = ("base", "remnant", "mark")
+# World-synthesis variants (`features.synthesis`, `variants.py`): the current generator,
+# quarantine's (spawn area always lit), and the two older ones AgentOdyssey's games remnant and
+# mark were generated with.
+SYNTHESIS_VARIANTS = ("base", "quarantine", "remnant", "mark")
 
 
 @attrs.frozen
@@ -264,7 +265,8 @@ class Features:
     # declares its settings and their defaults; docs/rule-packs.md "Settings").
     rule_settings: dict[str, dict[str, Any]] | None = _absent()
     # Ours: which world-synthesis variant builds the world (`SYNTHESIS_VARIANTS`; absent: "base"):
-    # AgentOdyssey's remnant and mark were made with older generators (docs/world-format.md 10).
+    # AgentOdyssey's quarantine, remnant and mark were made with other generators
+    # (docs/world-format.md 10).
     synthesis: str | None = _absent()
     # Ours: unlit areas hide what is around an agent unless it holds a light (world-format.md 9).
     darkness: DarknessDef | None = _absent()

@@ -9,6 +9,11 @@ world-synthesis document.
 Two reference quirks that shape the random stream or the result are kept by default and can be
 switched off in `SynthesisOptions`; every other quirk listed in the spec is fixed (see the notes at
 each stage).
+
+The world's variant (`World.variant`, from `features.synthesis`; `variants.py`) says where the
+generators AgentOdyssey built quarantine, remnant and mark with differ from the base one: stream
+order, a lit spawn, the predefined graph, the guarantee stage, draw counts, enemy budgets, loot
+counts and default rhythms. NPCs that rules create later (`create_npc`) follow it too.
 """
 
 from __future__ import annotations
@@ -30,7 +35,6 @@ LOG = logging.getLogger("agentodyssey_pz.world")
 LIGHT_PROBABILITY = 0.75
 INTRA_PLACE_LOCK_PROBABILITY = 0.6
 LOCKED_PLACES_LOCK_PROBABILITY = 0.5
-DRAW_MULTIPLIERS = (2, 4)  # draws per area lie in [2, 4] x min(pool size, 5 + Lmax - L)
 BASE_DRAWS = 5
 COIN_PASS_PROBABILITY = 0.5
 PREWRITTEN_PREFIX = "obj_given_"
@@ -61,8 +65,8 @@ def generate(
     spawn = definition.initializations.spawn
     if spawn is None:
         raise ValueError("a world definition needs initializations.spawn")
-    streams = synthesis_streams(seed)
     world = World(definition, spawn.area)
+    streams = synthesis_streams(seed, world.variant.stream_order)
     build_places(world, streams.places, options)  # stage 1 (stages 2-3 are the World tables)
     connect_areas(world, streams.connections)  # stage 4
     distribute_objects(world, streams.objects)  # stage 5
@@ -76,17 +80,21 @@ def build_places(world: World, rng: random.Random, options: SynthesisOptions) ->
         world.add_place(Place(pdef.id, pdef.name, pdef.unlocked, type=pdef.type))
         for adef in pdef.areas:
             level = 1 if adef.id == world.spawn_area else adef.level
-            # The reference draws for every area, even when `light` is given (affects the stream).
-            needs_draw = options.eager_light_draw or adef.light is None
-            drawn = rng.random() < LIGHT_PROBABILITY if needs_draw else False
-            light = adef.light if adef.light is not None else drawn
+            if world.variant.lit_spawn and adef.id == world.spawn_area:
+                light = True  # quarantine's generator: always lit, and nothing drawn for it
+            else:
+                # The reference draws for every area, even when `light` is given (affects the
+                # stream).
+                needs_draw = options.eager_light_draw or adef.light is None
+                drawn = rng.random() < LIGHT_PROBABILITY if needs_draw else False
+                light = adef.light if adef.light is not None else drawn
             world.add_area(Area(adef.id, adef.name, level, light, pdef.id, type=adef.type))
 
 
 # ---------------------------------------------------------------------------- stage 4 (section 5)
 def connect_areas(world: World, rng: random.Random) -> None:
     graph = world.definition.graph
-    if graph is not None and graph.connections:
+    if graph is not None and graph.connections and world.variant.honours_graph:
         for conn in graph.connections:  # 5.1: the predefined graph replaces random connectivity
             world.connect(conn.source, conn.to, locked=conn.locked, key=conn.key)
         return
@@ -171,7 +179,8 @@ def distribute_objects(world: World, rng: random.Random) -> None:
         for area in dist:
             raw_here = [o for o in pools.raw_local if area.id in o.areas]
             crafted_here = [o for o in pools.crafted_local if area.id in o.areas]
-            guarantee_local(world, area, raw_here, crafted_here)
+            if world.variant.guarantees_local:
+                guarantee_local(world, area, raw_here, crafted_here)
             draw_objects(world, rng, area, raw_here, crafted_here, pools, top)
     currency_pass(world, rng)
     spawn_override(world)
@@ -228,7 +237,7 @@ def draw_objects(
         + [0.001] * len(pools.unlock)
     )
     n, k_level = len(materials), BASE_DRAWS + (top_level - level)
-    low, high = DRAW_MULTIPLIERS
+    low, high = world.variant.draw_multipliers
     k = rng.randint(min(int(n * low), int(k_level * low)), min(int(n * high), int(k_level * high)))
     for obj in rng.choices(materials, weights=weights, k=k):
         if obj.is_station and area.objects.get(obj.id, 0) > 0:
@@ -277,19 +286,31 @@ def create_npc(
     index: int | None,
     level: int,
     rng: random.Random,
-    options: SynthesisOptions,
+    options: SynthesisOptions | None = None,
 ) -> Npc:
-    """7.4: an NPC instance at `level` with its coins and loot drawn (in the spec's order)."""
+    """7.4: an NPC instance at `level` with its coins and loot drawn (in the spec's order), as the
+    world's synthesis variant makes them (loot counts, default rhythm). Rules that create NPCs
+    during play call this too, so they follow the variant the world was built with."""
+    options = options or SynthesisOptions()
+    variant = world.variant
     coins = rng.randint(20 * level, 50 * level)
     inventory = dict(proto.loot)
+    most = variant.loot_per_level * level
     for oid in list(inventory):
-        if oid in world.objects:
-            rolled = rng.randint(0, 2 * level)
+        if oid in world.objects:  # an id nothing defines keeps its count and draws nothing
+            rolled = rng.randint(0, most)
             if rolled > 0:
                 inventory[oid] = rolled
             elif not options.zero_loot_keeps_prototype_count:
                 del inventory[oid]
-    return npc_instance(proto, index, level, coins=coins, inventory=inventory)
+    return npc_instance(
+        proto,
+        index,
+        level,
+        coins=coins,
+        inventory=inventory,
+        combat_pattern=variant.pattern_of(proto),
+    )
 
 
 def assign_npcs(world: World, rng: random.Random, options: SynthesisOptions) -> None:
@@ -337,7 +358,7 @@ def place_non_unique_npcs(
     for home in dist:
         level = home.level
         consider = 0.6 + (level - 1) * 0.4 / top
-        budget = rng.randint(level // 2, level)
+        budget = rng.randint(*world.variant.enemy_budget(level))
         for proto in candidates:
             if proto.quest:
                 continue
@@ -357,7 +378,8 @@ def place_spawn_npcs(
     world: World, rng: random.Random, spawn_npcs: dict[str, int], options: SynthesisOptions
 ) -> None:
     """7.5: NPCs listed at spawn. Fixed quirks: level drawn for the spawn area's own level, and a
-    unique prototype keeps its bare id (the validator allows it at most once)."""
+    unique prototype keeps its bare id (the validator allows it at most once); mark's generator
+    still advances its instance counter."""
     area = world.areas[world.spawn_area]
     for npc_id in list(area.npcs):
         world.remove_npc_from_map(npc_id)
@@ -367,5 +389,5 @@ def place_spawn_npcs(
             level = choose_level(rng, area.level)
             index = None if proto.unique else world.npc_count[proto_id]
             world.add_npc(create_npc(world, proto, index, level, rng, options), area.id)
-            if not proto.unique:
+            if not proto.unique or world.variant.counts_unique_spawn_npcs:
                 world.npc_count[proto_id] += 1

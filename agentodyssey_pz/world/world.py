@@ -22,6 +22,7 @@ from agentodyssey_pz.world.entities import (
 from agentodyssey_pz.world.graph import OWNER, AreaGraph
 from agentodyssey_pz.world.npc_groups import NpcGroups
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
+from agentodyssey_pz.world.variants import Variant, variant_named
 
 if TYPE_CHECKING:
     from agentodyssey_pz.world.synthesis import SynthesisOptions
@@ -33,6 +34,9 @@ class World:
     def __init__(self, definition: WorldDefinition, spawn_area: str) -> None:
         self.definition = definition
         self.spawn_area = spawn_area
+        # The generator that built it (`features.synthesis`); NPCs created later follow it too.
+        # Taken from the definition, which a snapshot keeps, so a loaded world has it as well.
+        self.variant: Variant = variant_named(definition.features.synthesis)
         self.objects: dict[str, ObjectDef] = {o.id: o for o in definition.entities.objects}
         self.npc_protos: dict[str, NpcDef] = {n.id: n for n in definition.entities.npcs}
         self.places: dict[str, Place] = {}
@@ -100,6 +104,11 @@ class World:
         from agentodyssey_pz.world.serialize import world_from_data
 
         return world_from_data(data)
+
+    @property
+    def synthesis(self) -> str:
+        """The name of the world's synthesis variant (`base`, `quarantine`, `remnant`, `mark`)."""
+        return self.variant.name
 
     # ----------------------------------------------------------------- derived tables
     def reindex_objects(self) -> None:
