@@ -4,9 +4,11 @@ The user's copy of AgentOdyssey (tests/published_copy.py) is run, never imported
 Python process (this interpreter, working directory and first `sys.path` entry = the copy's root,
 as AgentOdyssey expects) reads one JSON request on stdin, calls only the documented
 `World.generate(definition, seed=seed)` of `games.base.world` or `games.generated.<game>.world` for
-every seed (on a fresh copy of the definition each time, since AgentOdyssey's generator edits the
-definition it is given), and prints one JSON line per seed. Only the world's data attributes are
-read (areas, paths, NPC instances), nothing of its code.
+every seed of every definition it is given (on a fresh copy each time, since AgentOdyssey's
+generator edits the definition it is given), and, when asked, builds the game's environment
+(`AgentOdysseyEnv(seed, agents, world_definition_path, run_dir, config_path,
+enable_obs_valid_actions)`) to return the definition it holds. It prints one JSON document. Only
+data attributes are read (areas, paths, NPC instances, the definition), nothing of its code.
 
 The per-seed summary, also built for our worlds by `summarise_ours`, has the same shape on both
 sides so that a test compares them with `==`:
@@ -21,28 +23,32 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from agentodyssey_pz.world.world import World
 
 # The child's program. Its output goes to the real stdout only at the end: AgentOdyssey prints and
-# logs while it works, and that must not mix with the JSON lines.
+# logs while it works, and that must not mix with the JSON it returns.
 _CHILD = r"""
-import contextlib, copy, io, json, logging, os, sys
+import contextlib, copy, importlib, io, json, logging, os, shutil, sys, tempfile
 request = json.load(sys.stdin)
 root = request["root"]
 sys.path.insert(0, root)
 os.chdir(root)
 logging.disable(logging.CRITICAL)
 out = sys.stdout
-try:
-    with contextlib.redirect_stdout(io.StringIO()):
-        import importlib
-        module = importlib.import_module(request["module"])
-except Exception as exc:
-    print(f"cannot import AgentOdyssey's {request['module']}: {exc!r}", file=sys.stderr)
-    sys.exit(2)
+
+def load(name):
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return importlib.import_module(name)
+    except Exception as exc:
+        print(f"cannot import AgentOdyssey's {name}: {exc!r}", file=sys.stderr)
+        sys.exit(2)
 
 def summary(world):
     areas = {}
@@ -69,12 +75,35 @@ def summary(world):
         }
     return {"areas": areas, "npcs": npcs}
 
-lines = []
+package = request["package"]
+World = load(package + ".world").World
+result = {"worlds": [], "env_definition": None}
 with contextlib.redirect_stdout(io.StringIO()):
-    for seed in request["seeds"]:
-        world = module.World.generate(copy.deepcopy(request["definition"]), seed=seed)
-        lines.append(json.dumps(summary(world)))
-out.write("\n".join(lines) + "\n")
+    for job in request["jobs"]:
+        worlds = []
+        for seed in job["seeds"]:
+            worlds.append(summary(World.generate(copy.deepcopy(job["definition"]), seed=seed)))
+        result["worlds"].append(worlds)
+env_request = request["env"]
+if env_request is not None:
+    Env, Agent = load(package + ".env").AgentOdysseyEnv, load(package + ".agent").Agent
+    run_dir = tempfile.mkdtemp(prefix="agentodyssey-env-")
+    try:
+        config = os.path.join(run_dir, "config.json")
+        shutil.copy(env_request["config"], config)
+        with contextlib.redirect_stdout(io.StringIO()):
+            env = Env(
+                seed=0,
+                agents=[Agent("agent_0", "agent_0")],
+                world_definition_path=env_request["world"],
+                run_dir=run_dir,
+                config_path=config,
+                enable_obs_valid_actions=False,
+            )
+        result["env_definition"] = env.world_definition
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+out.write(json.dumps(result))
 """
 
 # Exit status of the child when AgentOdyssey cannot be imported (a missing dependency ...).
@@ -85,21 +114,46 @@ class EngineUnavailable(Exception):
     """AgentOdyssey's engine could not be run (the message says why and what to install)."""
 
 
-def world_module(game: str) -> str:
-    return "games.base.world" if game == "base" else f"games.generated.{game}.world"
+def game_package(game: str) -> str:
+    return "games.base" if game == "base" else f"games.generated.{game}"
+
+
+def game_folder(game: str) -> str:
+    return "base" if game == "base" else f"generated/{game}"
+
+
+@attrs.frozen
+class EngineRun:
+    """What one child process returned: per job, the summary of each seed's world (in seed
+    order); and, when asked for, the definition AgentOdyssey's environment holds once built
+    (after it added its quests' entities, before any reset)."""
+
+    worlds: list[list[dict[str, Any]]]
+    env_definition: dict[str, Any] | None
 
 
 def run_engine(
-    root: Path, game: str, definition: dict[str, Any], seeds: list[int], timeout: float = 600
-) -> list[dict[str, Any]]:
-    """AgentOdyssey's world for each seed, summarised (module docstring), in seed order: one
-    child process for all seeds. Raises EngineUnavailable when its module cannot be imported,
-    RuntimeError when it fails on the definition."""
+    root: Path,
+    game: str,
+    jobs: Sequence[tuple[dict[str, Any], Sequence[int]]],
+    *,
+    env_definition: bool = False,
+    timeout: float = 600,
+) -> EngineRun:
+    """Run AgentOdyssey's `World.generate` of `game` on each job's definition for each of its
+    seeds, all in one child process. Raises EngineUnavailable when its modules cannot be
+    imported, RuntimeError when it fails."""
+    folder = game_folder(game)
     request = {
         "root": str(root),
-        "module": world_module(game),
-        "definition": definition,
-        "seeds": list(seeds),
+        "package": game_package(game),
+        "jobs": [{"definition": d, "seeds": list(seeds)} for d, seeds in jobs],
+        "env": {
+            "world": f"assets/world_definitions/{folder}/default.json",
+            "config": f"assets/env_configs/{folder}/initial.json",
+        }
+        if env_definition
+        else None,
     }
     done = subprocess.run(
         [sys.executable, "-c", _CHILD],
@@ -117,11 +171,9 @@ def run_engine(
         )
     if done.returncode != 0:
         tail = "\n".join(done.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"AgentOdyssey's {world_module(game)} failed:\n{tail}")
-    results = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    if len(results) != len(seeds):
-        raise RuntimeError(f"expected {len(seeds)} worlds from AgentOdyssey, got {len(results)}")
-    return results
+        raise RuntimeError(f"AgentOdyssey's {game_package(game)} failed:\n{tail}")
+    result = json.loads(done.stdout)
+    return EngineRun(result["worlds"], result["env_definition"])
 
 
 def summarise_ours(world: World) -> dict[str, Any]:

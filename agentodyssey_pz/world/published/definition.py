@@ -70,10 +70,24 @@ def side_quest_file(game: str) -> str:
 
 
 def published_world(copy_: PublishedCopy, game: str) -> PublishedWorld:
-    """The definition AgentOdyssey's environment synthesises for `game`, read from the copy."""
+    """The definition AgentOdyssey's environment synthesises for `game`, read from the copy, with
+    the ids nothing defines repaired (`fix_undefined_ids`) and its synthesis variant named."""
     raw = copy_.read_json(world_file(game))
     if not isinstance(raw, dict) or not isinstance(raw.get("entities"), dict):
         raise PublishedGameError(f"{world_file(game)}: not a world definition")
+    inject_quest_entities(copy_, game, raw)
+    # After the injection: an id that only a quest entity defines is not undefined.
+    warnings = fix_undefined_ids(raw)
+    variant = SYNTHESIS_OF_GAME.get(game)
+    if variant is not None:
+        features = raw.get("features")
+        raw["features"] = {**(features if isinstance(features, dict) else {}), "synthesis": variant}
+    return PublishedWorld(game, raw, tuple(warnings))
+
+
+def inject_quest_entities(copy_: PublishedCopy, game: str, raw: dict[str, Any]) -> None:
+    """Append the objects, undistributable ids and NPCs of the quests `custom_events` switches
+    on, in place, in the order AgentOdyssey's environment appends them."""
     events = raw.get("custom_events") or []
     if "main_quest" in events:
         rel = main_quest_file(game)
@@ -90,12 +104,6 @@ def published_world(copy_: PublishedCopy, game: str) -> PublishedWorld:
         rel = side_quest_file(game)
         module = copy_.read_python(rel)
         append_npcs(raw, constant(module, SIDE_QUEST_CLASS, "required_npcs", where=rel))
-    warnings = fix_undefined_ids(raw)
-    variant = SYNTHESIS_OF_GAME.get(game)
-    if variant is not None:
-        features = raw.get("features")
-        raw["features"] = {**(features if isinstance(features, dict) else {}), "synthesis": variant}
-    return PublishedWorld(game, raw, tuple(warnings))
 
 
 def _entity_list(raw: dict[str, Any], key: str) -> list[Any]:
