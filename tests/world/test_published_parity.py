@@ -114,7 +114,7 @@ def test_published_game_synthesises_as_agentodyssey(published: PublishedCopy, ga
     raw = published.read_json(world_file(game))
     run = _engine(published, game, [(injected, SEEDS), (raw, SEEDS)], env_definition=True)
 
-    assert run.env_definition == injected, "AgentOdyssey's environment synthesises another definition"
+    assert run.env_definition == injected, "AgentOdyssey's environment built another definition"
 
     assert_same_worlds(our_definition(ours), run.worlds[0], injected)
 
