@@ -25,7 +25,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.errors import PublishedGameError
-from agentodyssey_pz.world.published.locate import PublishedCopy
+from agentodyssey_pz.world.published.locate import VERSION, PublishedCopy
 from agentodyssey_pz.world.published.pyconst import constant
 
 GAMES = ("base", "remnant", "mark", "metropolis", "quarantine", "robot_kingdom", "saltglass")
@@ -78,6 +78,11 @@ def published_world(copy_: PublishedCopy, game: str) -> PublishedWorld:
     inject_quest_entities(copy_, game, raw)
     # After the injection: an id that only a quest entity defines is not undefined.
     warnings = fix_undefined_ids(raw)
+    read = [world_file(game), main_quest_file(game)]
+    warnings += [
+        f"{rel} differs from AgentOdyssey {VERSION}'s: this world may not be the published one"
+        for rel in copy_.changed_files(read)
+    ]
     variant = SYNTHESIS_OF_GAME.get(game)
     if variant is not None:
         features = raw.get("features")
@@ -97,8 +102,10 @@ def inject_quest_entities(copy_: PublishedCopy, game: str, raw: dict[str, Any]) 
             return constant(module, MAIN_QUEST_CLASS, name, where=rel)
 
         append_objects(raw, main("required_objects"))
-        inits = raw.setdefault("initializations", {})
-        inits.setdefault("undistributable_objects", []).extend(main("undistributable_objects"))
+        undistributable = main("undistributable_objects")
+        if not isinstance(undistributable, list):
+            raise PublishedGameError(f"{rel}: undistributable_objects is not a list")
+        _undistributable(raw).extend(undistributable)
         append_npcs(raw, main("required_npcs"))
     if "side_quest" in events:
         rel = side_quest_file(game)
@@ -106,12 +113,29 @@ def inject_quest_entities(copy_: PublishedCopy, game: str, raw: dict[str, Any]) 
         append_npcs(raw, constant(module, SIDE_QUEST_CLASS, "required_npcs", where=rel))
 
 
-def _entity_list(raw: dict[str, Any], key: str) -> list[Any]:
-    entities = raw.setdefault("entities", {})
-    found = entities.get(key)
-    if not isinstance(found, list):
-        found = entities[key] = []
+def _entity_list(raw: dict[str, Any], key: str, *, create: bool = True) -> list[Any]:
+    """`entities.<key>`; when it is missing or malformed: a new empty list put there (`create`),
+    else an empty list that is not (malformed data is the validator's to report)."""
+    entities = raw.get("entities")
+    found = entities.get(key) if isinstance(entities, dict) else None
+    if isinstance(found, list):
+        return found
+    if not create:
+        return []
+    if not isinstance(entities, dict):
+        entities = raw["entities"] = {}
+    found = entities[key] = []
     return found
+
+
+def _undistributable(raw: dict[str, Any]) -> list[Any]:
+    """`initializations.undistributable_objects`, created when missing (a list that is not
+    kept when it is malformed: the validator reports that)."""
+    inits = raw.setdefault("initializations", {})
+    if not isinstance(inits, dict):
+        return []
+    found = inits.setdefault("undistributable_objects", [])
+    return found if isinstance(found, list) else []
 
 
 def _ids(records: list[Any]) -> set[str]:
@@ -148,10 +172,10 @@ def fix_undefined_ids(raw: dict[str, Any]) -> list[str]:
     2. A recipe ingredient: kept (the product stays uncraftable, as in AgentOdyssey) and given a
        placeholder definition that no synthesis pool or rule takes, so no random draw moves.
     """
-    objects = _entity_list(raw, "objects")
+    objects = _entity_list(raw, "objects", create=False)
     defined = _ids(objects)
     warnings: list[str] = []
-    for npc in _entity_list(raw, "npcs"):
+    for npc in _entity_list(raw, "npcs", create=False):
         items = npc.get("objects") if isinstance(npc, dict) else None
         if not isinstance(items, list):
             continue
@@ -172,8 +196,7 @@ def fix_undefined_ids(raw: dict[str, Any]) -> list[str]:
             if oid in defined:
                 continue
             objects.append(placeholder_object(oid, _names(objects)))
-            inits = raw.setdefault("initializations", {})
-            inits.setdefault("undistributable_objects", []).append(oid)
+            _undistributable(raw).append(oid)
             defined.add(oid)
             warnings.append(
                 f"object '{oid}', an ingredient of '{obj.get('id')}', is defined nowhere: added "
