@@ -266,7 +266,7 @@ class Features:
     rule_settings: dict[str, dict[str, Any]] | None = _absent()
     # Ours: which world-synthesis variant builds the world (`SYNTHESIS_VARIANTS`; absent: "base"):
     # AgentOdyssey's quarantine, remnant and mark were made with other generators
-    # (docs/world-format.md 10).
+    # (docs/world-format.md 10.1).
     synthesis: str | None = _absent()
     # Ours: unlit areas hide what is around an agent unless it holds a light (world-format.md 9).
     darkness: DarknessDef | None = _absent()

@@ -3,7 +3,7 @@
 Layer: world core. AgentOdyssey built its published games with three generators besides its
 current one: quarantine's (the spawn area always lit), and the older ones of remnant and mark. A
 world names its variant in `features.synthesis` (absent: `base`); `synthesis.py` reads every
-difference from the `Variant` record, so the stages exist once. docs/world-format.md 10 has the
+difference from the `Variant` record, so the stages exist once. docs/world-format.md 10.1 has the
 table of differences in prose.
 """
 

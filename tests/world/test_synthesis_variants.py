@@ -1,6 +1,6 @@
 """The synthesis variants (`features.synthesis`): each difference from the base generator.
 
-docs/world-format.md 10 lists them: quarantine lights its spawn area without a draw; remnant
+docs/world-format.md 10.1 lists them: quarantine lights its spawn area without a draw; remnant
 ignores a predefined graph; remnant and mark skip the guarantee stage, bound enemy budgets
 differently, draw loot counts up to the NPC's level (not twice it) and give enemies another
 default rhythm (also for an empty one); mark draws its stream seeds in another order, draws 2.5 to
