@@ -16,14 +16,12 @@ from typing import Any
 
 import pytest
 
-from agentodyssey_pz.errors import PublishedGameError
 from agentodyssey_pz.world.published.definition import (
-    GAMES,
     fix_undefined_ids,
     placeholder_object,
     published_world,
-    world_file,
 )
+from agentodyssey_pz.world.published.games import GAMES, game_spec
 from agentodyssey_pz.world.published.locate import PublishedCopy
 from agentodyssey_pz.world.validate import check_definition, parse_definition
 from agentodyssey_pz.world.world import World
@@ -215,7 +213,7 @@ VARIANT = {"remnant": "remnant", "mark": "mark", "quarantine": "quarantine"}
 def test_published_world_appends_the_quest_entities_in_order(
     published: PublishedCopy, game: str
 ) -> None:
-    raw = published.read_json(world_file(game))
+    raw = published.read_json(game_spec(game).world_file)
     made = published_world(published, game)
     objects, undistributable, npcs = INJECTED[game]
     placeholders = PLACEHOLDERS.get(game, [])
@@ -249,7 +247,7 @@ def test_published_world_repairs_what_nothing_defines(published: PublishedCopy, 
     assert item not in npcs[npc]["objects"]
 
 
-@pytest.mark.parametrize("game", ["base", "remnant", "mark", "metropolis", "saltglass"])
+@pytest.mark.parametrize("game", GAMES)
 def test_published_definitions_validate(published: PublishedCopy, game: str) -> None:
     definition = parse_definition(published_world(published, game).definition)
     assert definition.features.synthesis == VARIANT.get(game)
@@ -263,20 +261,20 @@ def test_published_world_reads_a_fresh_copy_each_time(published: PublishedCopy) 
 
 def test_a_changed_copy_is_warned_about(published: PublishedCopy, tmp_path: Path) -> None:
     """A copy whose files differ from version 0.1.0's still loads, with a warning naming them."""
-    for rel in (world_file("saltglass"), "games/generated/saltglass/rules/step_rules"):
+    world_file = game_spec("saltglass").world_file
+    for rel in (world_file, "games/generated/saltglass/rules/step_rules"):
         source, target = published.path(rel), tmp_path / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
-    edited = json.loads((tmp_path / world_file("saltglass")).read_text(encoding="utf-8"))
+    edited = json.loads((tmp_path / world_file).read_text(encoding="utf-8"))
     edited["entities"]["places"][0]["name"] += " (edited)"
-    (tmp_path / world_file("saltglass")).write_text(json.dumps(edited), encoding="utf-8")
+    (tmp_path / world_file).write_text(json.dumps(edited), encoding="utf-8")
     made = published_world(PublishedCopy(tmp_path, "a test copy"), "saltglass")
     assert made.warnings == (
-        f"{world_file('saltglass')} differs from AgentOdyssey 0.1.0's: this world may not be the "
-        "published one",
+        f"{world_file} differs from AgentOdyssey 0.1.0's: this world may not be the published one",
     )
 
 
 def test_an_unknown_game_is_refused(published: PublishedCopy) -> None:
-    with pytest.raises(PublishedGameError, match="unknown published game 'atlantis'"):
+    with pytest.raises(KeyError, match="no published game 'atlantis'"):
         published_world(published, "atlantis")

@@ -28,16 +28,14 @@ from published_copy import REQUIRE
 from published_engine import EngineRun, EngineUnavailable, run_engine, summarise_ours
 
 from agentodyssey_pz.world.published.definition import (
-    GAMES,
-    SYNTHESIS_OF_GAME,
     fix_undefined_ids,
     inject_quest_entities,
     published_world,
-    world_file,
 )
+from agentodyssey_pz.world.published.games import GAMES, game_spec
 from agentodyssey_pz.world.published.locate import PublishedCopy
-from agentodyssey_pz.world.schema import CONVERTER, WorldDefinition
-from agentodyssey_pz.world.validate import check_definition
+from agentodyssey_pz.world.schema import WorldDefinition
+from agentodyssey_pz.world.validate import parse_definition
 from agentodyssey_pz.world.world import World
 
 SEEDS = [*range(20), 777, 4096, 9999, 10000, 123_456_789]
@@ -55,12 +53,8 @@ def _engine(published: PublishedCopy, game: str, jobs: list[Any], **kw: Any) -> 
 
 
 def our_definition(raw: dict[str, Any]) -> WorldDefinition:
-    """Our definition of raw data: validated when the validator accepts it. quarantine's and
-    robot_kingdom's quest NPCs share names with world NPCs and end in `_<digits>`, which the
-    validator refuses today; synthesis never places quest NPCs, so there the schema alone
-    (without the cross-checks) builds the definition for this comparison."""
-    definition, _ = check_definition(copy.deepcopy(raw))
-    return definition or CONVERTER.structure(copy.deepcopy(raw), WorldDefinition)
+    """Our definition of raw data, through the validator, as a game loads it."""
+    return parse_definition(copy.deepcopy(raw))
 
 
 def differences(ours: dict[str, Any], theirs: dict[str, Any], seed: int) -> list[str]:
@@ -108,10 +102,11 @@ def assert_same_worlds(
 
 @pytest.mark.parametrize("game", GAMES)
 def test_published_game_synthesises_as_agentodyssey(published: PublishedCopy, game: str) -> None:
-    injected = published.read_json(world_file(game))
+    spec = game_spec(game)
+    injected = published.read_json(spec.world_file)
     inject_quest_entities(published, game, injected)
     ours = published_world(published, game).definition
-    raw = published.read_json(world_file(game))
+    raw = published.read_json(spec.world_file)
     run = _engine(published, game, [(injected, SEEDS), (raw, SEEDS)], env_definition=True)
 
     assert run.env_definition == injected, "AgentOdyssey's environment built another definition"
@@ -120,8 +115,7 @@ def test_published_game_synthesises_as_agentodyssey(published: PublishedCopy, ga
 
     repaired = copy.deepcopy(raw)
     fix_undefined_ids(repaired)
-    if game in SYNTHESIS_OF_GAME:
-        repaired.setdefault("features", {})["synthesis"] = SYNTHESIS_OF_GAME[game]
+    repaired.setdefault("features", {})["synthesis"] = spec.synthesis
     assert_same_worlds(our_definition(repaired), run.worlds[1], raw)
 
 

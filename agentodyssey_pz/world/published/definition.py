@@ -25,12 +25,10 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.errors import PublishedGameError
+from agentodyssey_pz.world.published.games import game_spec
 from agentodyssey_pz.world.published.locate import VERSION, PublishedCopy
 from agentodyssey_pz.world.published.pyconst import constant
 
-GAMES = ("base", "remnant", "mark", "metropolis", "quarantine", "robot_kingdom", "saltglass")
-# The synthesis variant of each game that is not built by the base generator.
-SYNTHESIS_OF_GAME = {"remnant": "remnant", "mark": "mark", "quarantine": "quarantine"}
 MAIN_QUEST_CLASS = "MainQuestStepRule"
 SIDE_QUEST_CLASS = "SideQuestStepRule"
 # The placeholder for an ingredient nothing defines: what `inspect` calls it, and a material that
@@ -48,54 +46,37 @@ class PublishedWorld:
     warnings: tuple[str, ...] = ()
 
 
-def game_folder(game: str) -> str:
-    """The folder part of a game's paths in the copy: `base`, or `generated/<game>`."""
-    if game not in GAMES:
-        raise PublishedGameError(
-            f"unknown published game {game!r} (expected one of {', '.join(GAMES)})"
-        )
-    return "base" if game == "base" else f"generated/{game}"
-
-
-def world_file(game: str) -> str:
-    return f"assets/world_definitions/{game_folder(game)}/default.json"
-
-
-def main_quest_file(game: str) -> str:
-    return f"games/{game_folder(game)}/rules/step_rules/main_quest.py"
-
-
-def side_quest_file(game: str) -> str:
-    return f"games/{game_folder(game)}/rules/step_rules/general.py"
-
-
 def published_world(copy_: PublishedCopy, game: str) -> PublishedWorld:
     """The definition AgentOdyssey's environment synthesises for `game`, read from the copy, with
-    the ids nothing defines repaired (`fix_undefined_ids`) and its synthesis variant named."""
-    raw = copy_.read_json(world_file(game))
+    the ids nothing defines repaired (`fix_undefined_ids`) and its synthesis variant named.
+    KeyError for an unknown game (`games.game_spec`)."""
+    spec = game_spec(game)
+    raw = copy_.read_json(spec.world_file)
     if not isinstance(raw, dict) or not isinstance(raw.get("entities"), dict):
-        raise PublishedGameError(f"{world_file(game)}: not a world definition")
+        raise PublishedGameError(f"{spec.world_file}: not a world definition")
     inject_quest_entities(copy_, game, raw)
     # After the injection: an id that only a quest entity defines is not undefined.
     warnings = fix_undefined_ids(raw)
-    read = [world_file(game), main_quest_file(game)]
     warnings += [
         f"{rel} differs from AgentOdyssey {VERSION}'s: this world may not be the published one"
-        for rel in copy_.changed_files(read)
+        for rel in copy_.changed_files([spec.world_file, spec.quest_module])
     ]
-    variant = SYNTHESIS_OF_GAME.get(game)
-    if variant is not None:
+    if spec.synthesis != "base":
         features = raw.get("features")
-        raw["features"] = {**(features if isinstance(features, dict) else {}), "synthesis": variant}
+        raw["features"] = {
+            **(features if isinstance(features, dict) else {}),
+            "synthesis": spec.synthesis,
+        }
     return PublishedWorld(game, raw, tuple(warnings))
 
 
 def inject_quest_entities(copy_: PublishedCopy, game: str, raw: dict[str, Any]) -> None:
     """Append the objects, undistributable ids and NPCs of the quests `custom_events` switches
     on, in place, in the order AgentOdyssey's environment appends them."""
+    spec = game_spec(game)
     events = raw.get("custom_events") or []
     if "main_quest" in events:
-        rel = main_quest_file(game)
+        rel = spec.quest_module
         module = copy_.read_python(rel)
 
         def main(name: str) -> Any:
@@ -108,7 +89,7 @@ def inject_quest_entities(copy_: PublishedCopy, game: str, raw: dict[str, Any]) 
         _undistributable(raw).extend(undistributable)
         append_npcs(raw, main("required_npcs"))
     if "side_quest" in events:
-        rel = side_quest_file(game)
+        rel = spec.general_module
         module = copy_.read_python(rel)
         append_npcs(raw, constant(module, SIDE_QUEST_CLASS, "required_npcs", where=rel))
 

@@ -72,7 +72,12 @@ GAMES: dict[str, GameSpec] = {
             darkness=True,
         ),
         GameSpec("metropolis", "generated/metropolis", missing=(PART_TWO,)),
-        GameSpec("quarantine", "generated/quarantine", missing=(PART_TWO, "darkness")),
+        GameSpec(
+            "quarantine",
+            "generated/quarantine",
+            synthesis="quarantine",
+            missing=(PART_TWO, "darkness"),
+        ),
         GameSpec("robot_kingdom", "generated/robot_kingdom", missing=(PART_TWO,)),
         GameSpec("saltglass", "generated/saltglass", missing=(PART_TWO, "the mirage view")),
     )
