@@ -1,7 +1,8 @@
 """Seed parity of world synthesis with the reference engine's random-call order.
 
-`reference_generate` below is an independent, literal transliteration of the pseudo-code in
-/work/shared/spec/world-synthesis.md, sections 2-7 (base variant). It works on the raw JSON data of
+`reference_generate` below is an independent, literal transliteration of the pseudo-code of the
+behaviour notes on the reference's world synthesis, sections 2-7 (base variant; the published
+engine itself is compared in test_published_parity.py). It works on the raw JSON data of
 a world definition (plain dicts and lists, one `random.Random` per stage) and shares no code with
 `agentodyssey_pz.world.synthesis`: nothing from that module is imported by it. The tests compare its
 output with `World.generate` for every bundled world and the tiny test world, 25 seeds each.

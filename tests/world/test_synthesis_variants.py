@@ -342,3 +342,19 @@ def test_npcs_created_later_follow_the_variant_even_after_a_reload(
         assert a == b and a.inventory["obj_pear"] <= 3
         assert a.combat_pattern == OLDER_ENEMY_PATTERN
     assert World.generate(build(tiny_raw, None), 5).synthesis == "base"
+
+
+def test_a_saved_game_comes_back_with_its_variant(tiny_raw: dict[str, Any], tmp_path: Any) -> None:
+    """The variant travels with the definition a snapshot stores: a loaded game's world creates
+    NPCs as the saved one does."""
+    from agentodyssey_pz.engine.game import Game
+
+    game = Game(build(tiny_raw, "mark"), 1)
+    game.reset(seed=11)
+    game.save(tmp_path / "game.json")
+    loaded = Game.load(tmp_path / "game.json")
+    assert loaded.world.synthesis == "mark"
+    assert loaded.world.to_dict() == game.world.to_dict()
+    proto = game.world.npc_protos["npc_wasp"]
+    made = [create_npc(w, proto, 0, 4, random.Random(2)) for w in (game.world, loaded.world)]
+    assert made[0] == made[1] and made[0].inventory["obj_pear"] <= 4
