@@ -1,7 +1,7 @@
 """Rule pack `scavenging`: `eat`, `throw`, `disassemble` and `pickpocket`, the verbs AgentOdyssey's
 games remnant and mark add to the base game (docs/rule-packs.md "Bundled packs").
 
-A world plays with it by naming it in `features.rule_packs`. One module per verb; `salvage.py`
+A world plays with it by naming it in `features.rule_packs`. One module per verb; `common.py`
 holds what they share: the salvage yield a shattered throw and a disassembly leave, and the extra
 numeric fields of object definitions (`hp_restore`, `attack_power`). Every random number comes
 from the game's seeded generator, drawn only in `apply`, in the order each verb's docstring gives.

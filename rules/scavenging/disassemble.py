@@ -4,7 +4,7 @@ Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remn
 Checks in order: the name is known; the named object is not one I wear (`equipped`); a unit is in
 my hands, else on the ground here; its definition has a recipe. Stations, keys, weapons, armour,
 containers and writables all come apart if they have one; a container's contents go with it, as
-when crafting uses a container up. The salvage (`salvage.py`: its draws come first) lands on the
+when crafting uses a container up. The salvage (`common.py`: its draws come first) lands on the
 ground here; event `object_disassembled {obj_id: definition id, yield: {id: units}, area_id}`,
 also when nothing came back.
 
@@ -24,7 +24,7 @@ from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from .salvage import place_salvage, salvage_text, salvage_yield, use_up
+from .common import place_salvage, salvage_text, salvage_yield, use_up
 
 
 @attrs.frozen

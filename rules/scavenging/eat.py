@@ -22,7 +22,7 @@ from agentodyssey_pz.world.agents import AgentState, held_containers
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from .salvage import extra_number, use_up
+from .common import extra_number, use_up
 
 DEFAULT_RESTORE = 10  # HP an edible object without `hp_restore` gives back
 EDIBLE_USAGE, EDIBLE_CATEGORY = "consume", "food"

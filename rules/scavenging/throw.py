@@ -8,7 +8,7 @@ The throw deals max(1, the object's `attack_power`) damage: an extra field of it
 not its `attack`, so a weapon thrown hurts no more than a stone (1 HP in remnant and mark, where
 no object has the field). It starts no fight: the NPC does not strike back, and my stamina and
 attack streak are untouched. Then one draw from the game's generator: below 0.7 the unit lands on
-the ground here, else it shatters and leaves its salvage there (`salvage.py`, more draws).
+the ground here, else it shatters and leaves its salvage there (`common.py`, more draws).
 Events in order: `object_thrown {obj_id, npc_id, area_id}`, `npc_hit_by_thrown {obj_id, npc_id,
 damage, area_id}`, then `object_landed {obj_id, area_id}` or `object_shattered {obj_id: definition
 id, salvage: {id: units}, area_id}`.
@@ -31,12 +31,13 @@ from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResul
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.kills import kill_npc
+from agentodyssey_pz.rules.targets import nameable_npcs
 from agentodyssey_pz.world.agents import AgentState, remove_count
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
-from .salvage import extra_number, place_salvage, salvage_text, salvage_yield
+from .common import extra_number, place_salvage, salvage_text, salvage_yield
 
 LAND_CHANCE = 0.7  # a thrown unit lands whole; otherwise it shatters into salvage
 MIN_DAMAGE = 1
@@ -150,10 +151,5 @@ class Throw(BaseActionRule):
                 held.append(found[1])
         if not held:
             return []
-        names, npcs = world.npc_name_to_id, world.npcs
-        targets = [
-            npcs[npc_id].name
-            for npc_id in world.visible_npcs(agent.area_id, agent.id)
-            if names.get(npcs[npc_id].name) == npc_id
-        ]
+        targets = [npc.name for npc in nameable_npcs(world, agent)]
         return [(obj_name, npc_name) for obj_name in held for npc_name in targets]

@@ -1,5 +1,5 @@
 """`disassemble <object>` (rules/scavenging/disassemble.py) and the salvage table it shares with
-`throw` (rules/scavenging/salvage.py), played on the scrapyard test world.
+`throw` (rules/scavenging/common.py), played on the scrapyard test world.
 
 Salvage per ingredient quantity q: q >= 2 gives max(1, floor(q / 2)) units, q == 1 a coin flip
 (one draw), anything else nothing. Disassembling takes one unit from the hands, else the ground
@@ -34,7 +34,7 @@ def with_recipe(game: Game, def_id: str, ingredients: dict[str, float]) -> None:
 )
 def test_the_yield_table_without_draws(quantity: float, units: int) -> None:
     game = yard()
-    salvage_yield = pack_module(game, "disassemble", "salvage").salvage_yield
+    salvage_yield = pack_module(game, "disassemble", "common").salvage_yield
     with_recipe(game, "obj_dart", {"obj_scrap": quantity})
     rng = random.Random(1)
     state = rng.getstate()
@@ -45,7 +45,7 @@ def test_the_yield_table_without_draws(quantity: float, units: int) -> None:
 
 def test_an_ingredient_used_once_is_a_coin_flip_with_one_draw_each() -> None:
     game = yard()
-    salvage_yield = pack_module(game, "disassemble", "salvage").salvage_yield
+    salvage_yield = pack_module(game, "disassemble", "common").salvage_yield
     with_recipe(game, "obj_dart", {"obj_scrap": 1, "obj_salt": 0.5, "obj_stone": 1.0})
     dart = game.world.objects["obj_dart"]
     back = {"obj_scrap": 0, "obj_stone": 0}

@@ -103,7 +103,7 @@ def test_refusals_change_nothing(setup: str, command: str, key: str) -> None:
 
 def test_hp_restore_is_read_as_a_whole_number_from_the_extra_field() -> None:
     game = yard()
-    extra_number = pack_module(game, "eat", "salvage").extra_number
+    extra_number = pack_module(game, "eat", "common").extra_number
     apple = game.world.objects["obj_apple"]
     assert apple.extras["hp_restore"] == 15 and extra_number(apple, "hp_restore") == 15
     assert extra_number(game.world.objects["obj_bread"], "hp_restore") == 0

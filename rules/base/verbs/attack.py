@@ -18,6 +18,7 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.kills import kill_npc
+from agentodyssey_pz.rules.targets import nameable_npcs
 from agentodyssey_pz.world.agents import AgentState, Engagement
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
@@ -114,12 +115,8 @@ class Attack(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.attack <= 0:  # refusal(): too weak to hurt anyone
             return []
-        # Another agent's personal NPC is not there for me (`visible_npcs`); a name shadowed by
-        # another NPC's resolves elsewhere, so it cannot target this one.
-        names, npcs = world.npc_name_to_id, world.npcs
-        out: list[tuple[str | None, tuple[str, ...]]] = []
-        for npc_id in world.visible_npcs(agent.area_id, agent.id):
-            npc = npcs[npc_id]
-            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
-                out.append((npc.def_id, (npc.name,)))
-        return out
+        return [
+            (npc.def_id, (npc.name,))
+            for npc in nameable_npcs(world, agent)
+            if refusal(agent, npc) is None
+        ]
