@@ -3,7 +3,8 @@ world names it, its verbs in the discrete catalogue with exact masks and valid-a
 `agentodyssey-pz audit` finding nothing wrong, on the scrapyard test world and on AgentOdyssey's
 remnant world read from the user's copy (both name `scavenging` and `lockpicking`).
 
-The mask sweeps are those of tests/adapter/test_masks_exact.py, run on these worlds.
+The mask sweeps are those of tests/adapter/test_masks_exact.py, and the listing checks those of
+tests/rules/test_mask_targets.py, run on these worlds.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import adapter.test_masks_exact as masks
 import numpy as np
 import pytest
+import rules.test_mask_targets as listings
 from harness import give, spawn_npc
 from scavenging_helper import GATE, SCRAPYARD, remnant_world, yard
 
@@ -119,6 +121,18 @@ def test_masks_hold_over_thousands_of_states(world: str, monkeypatch: pytest.Mon
 def test_masked_entries_are_ordinary_refusals(world: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(masks, "WORLDS", [world])
     masks.test_every_masked_entry_is_an_ordinary_refusal_not_malformed_input()
+
+
+def test_mask_overrides_equal_the_derivation_from_valid_params(world: str) -> None:
+    listings.test_overrides_equal_the_derivation_from_valid_params(world)
+
+
+def test_verbs_promising_it_list_exactly_their_mask_parameters(world: str) -> None:
+    listings.test_verbs_that_promise_it_list_exactly_their_mask_parameters(world)
+
+
+def test_written_commands_are_the_valid_params(world: str) -> None:
+    listings.test_each_verbs_written_commands_are_its_valid_params(world)
 
 
 def test_the_audit_finds_nothing_wrong(world: str) -> None:
