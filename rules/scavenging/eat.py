@@ -39,42 +39,41 @@ def is_edible(obj: ObjectDef) -> bool:
 
 @attrs.frozen
 class Meal:
-    """Where the unit I would eat is: the store, its key there, the event's `from`, and the
-    tracking location."""
+    """A unit I would eat: its definition, the store it is in, its key there, the event's
+    `from`, and the tracking location."""
 
+    obj: ObjectDef
     store: dict[str, int]
     oid: str
     source: str
     where: dict[str, str]
 
 
-def find_meal(
-    world: World, agent: AgentState, name: str
-) -> tuple[Meal | None, ObjectDef | None, tuple[str, str] | None]:
-    """(the unit eating `name` would use, its definition, None), or (None, None, (key, why not))."""
+def find_meal(world: World, agent: AgentState, name: str) -> Meal | tuple[str, str]:
+    """The unit `eat <name>` would use, or (feedback key, why not)."""
     oid = world.obj_name_to_id.get(name)
     obj = world.find_def(oid) if oid is not None else None
-    if obj is None:
-        return None, None, ("eat.unknown", f"I cannot eat {name}: I know of no such thing.")
+    if oid is None or obj is None:
+        return "eat.unknown", f"I cannot eat {name}: I know of no such thing."
     if not is_edible(obj):
-        return None, None, ("eat.inedible", f"I cannot eat {name}: it is not food.")
+        return "eat.inedible", f"I cannot eat {name}: it is not food."
     if agent.hp >= agent.max_hp:
-        return None, None, ("eat.full_health", f"I do not eat {name}: I am already at full health.")
+        return "eat.full_health", f"I do not eat {name}: I am already at full health."
     if agent.hands.get(oid, 0) > 0:
-        return Meal(agent.hands, oid, HAND, location("hand", agent.id)), obj, None
+        return Meal(obj, agent.hands, oid, HAND, location("hand", agent.id))
     def_id = obj.id
     if agent.inventory_id is not None:
         inventory = world.containers[agent.inventory_id]
         if inventory.items.get(def_id, 0) > 0:
             where = location("container", inventory.id)
-            return Meal(inventory.items, def_id, INVENTORY, where), obj, None
+            return Meal(obj, inventory.items, def_id, INVENTORY, where)
     for box in held_containers(world, agent):
         if box.items.get(def_id, 0) > 0:
-            return Meal(box.items, def_id, box.name, location("container", box.id)), obj, None
+            return Meal(obj, box.items, def_id, box.name, location("container", box.id))
     ground = world.areas[agent.area_id].objects
     if ground.get(def_id, 0) > 0:
-        return Meal(ground, def_id, GROUND, location("area", agent.area_id)), obj, None
-    return None, None, ("eat.none", f"I cannot eat {name}: I have none within reach.")
+        return Meal(obj, ground, def_id, GROUND, location("area", agent.area_id))
+    return "eat.none", f"I cannot eat {name}: I have none within reach."
 
 
 class Eat(BaseActionRule):
@@ -91,10 +90,10 @@ class Eat(BaseActionRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
         name = ctx.params[0]
-        meal, obj, refused = find_meal(world, agent, name)
-        if meal is None or obj is None:
-            assert refused is not None
-            return res.fail(agent.id, *refused)
+        meal = find_meal(world, agent, name)
+        if not isinstance(meal, Meal):
+            return res.fail(agent.id, *meal)
+        obj = meal.obj
         use_up(world, meal.store, meal.oid)
         res.track_consume(agent.id, meal.oid, 1, meal.where)
         restore = restore_of(obj)
@@ -134,5 +133,5 @@ class Eat(BaseActionRule):
             for oid in store:
                 found = listing(oid)
                 if found is not None and found[1] not in names:
-                    names[found[1]] = find_meal(world, agent, found[1])[0] is not None
+                    names[found[1]] = isinstance(find_meal(world, agent, found[1]), Meal)
         return [(name,) for name, ok in names.items() if ok]
