@@ -3,7 +3,8 @@
 Rule pack `base`; spec actions.md section 6. Damage is `int(attack * stamina)`, cut to a tenth
 (truncated) when the NPC's rhythm action this round is `defend`. From the second attack of a
 streak on, stamina drops by 0.2 (floor 0.2) after the blow, so it weakens the next one. A kill is
-handled by `combat.kill_npc`; a surviving enemy with a pattern starts rhythm combat.
+handled by the rule framework's `kills.kill_npc`; a surviving enemy with a pattern starts rhythm
+combat.
 
 Reference quirks fixed: the help text says a defending NPC takes 10% of the damage (the reference's
 says 25% while its code applies 10%; quirk 18.2); guides are protected by what they are (friendly
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.kills import kill_npc
+from agentodyssey_pz.rules.targets import nameable_npcs
 from agentodyssey_pz.world.agents import AgentState, Engagement
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
-from ..combat import DEFEND_ACTION, hit_damage, is_protected, kill_npc, rhythm_action, tire
+from ..combat import DEFEND_ACTION, hit_damage, is_protected, rhythm_action, tire
 
 
 def loot_text(world: World, placed: list[tuple[str, int]]) -> str:
@@ -112,12 +115,8 @@ class Attack(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.attack <= 0:  # refusal(): too weak to hurt anyone
             return []
-        # Another agent's personal NPC is not there for me (`visible_npcs`); a name shadowed by
-        # another NPC's resolves elsewhere, so it cannot target this one.
-        names, npcs = world.npc_name_to_id, world.npcs
-        out: list[tuple[str | None, tuple[str, ...]]] = []
-        for npc_id in world.visible_npcs(agent.area_id, agent.id):
-            npc = npcs[npc_id]
-            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
-                out.append((npc.def_id, (npc.name,)))
-        return out
+        return [
+            (npc.def_id, (npc.name,))
+            for npc in nameable_npcs(world, agent)
+            if refusal(agent, npc) is None
+        ]

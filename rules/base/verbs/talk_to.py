@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.targets import nameable_npcs
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
@@ -71,12 +72,4 @@ class TalkTo(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        agent, world = ctx.actor, ctx.world
-        names, npcs = world.npc_name_to_id, world.npcs
-        out: list[tuple[str | None, tuple[str, ...]]] = []
-        # Visible to me (not another agent's personal NPC) and not shadowed by another name.
-        for npc_id in world.visible_npcs(agent.area_id, agent.id):
-            npc = npcs[npc_id]
-            if names.get(npc.name) == npc_id:
-                out.append((npc.def_id, (npc.name,)))
-        return out
+        return [(npc.def_id, (npc.name,)) for npc in nameable_npcs(ctx.world, ctx.actor)]

@@ -1,0 +1,25 @@
+"""What an agent's command can name: the NPCs standing where it is.
+
+Layer: rule framework. Verbs that take an NPC's name list the NPCs here with this, whatever their
+pack (the base pack's `attack` and `talk to`, the scavenging pack's `pickpocket` and `throw` ...),
+so they agree on who can be named.
+"""
+
+from __future__ import annotations
+
+from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.entities import Npc
+from agentodyssey_pz.world.world import World
+
+
+def nameable_npcs(world: World, agent: AgentState) -> list[Npc]:
+    """The NPCs in the agent's area that a command of its can name, in arrival order: not another
+    agent's personal NPC (`World.visible_npcs`), and not one whose name leads to another NPC (a
+    shadowed name resolves elsewhere, so it cannot target this one)."""
+    names, npcs = world.npc_name_to_id, world.npcs
+    found = []
+    for npc_id in world.visible_npcs(agent.area_id, agent.id):
+        npc = npcs[npc_id]
+        if names.get(npc.name) == npc_id:
+            found.append(npc)
+    return found
