@@ -61,6 +61,16 @@ GAMES: dict[str, GameSpec] = {
             synthesis="remnant",
             main_quest=True,
             rule_packs=("scavenging", "lockpicking", "living_world", "shifting_paths"),
+            # lockpick: tools by definition id, the lockpick first (docs/rule-packs.md).
+            rule_settings={
+                "lockpick": {
+                    "lockpick": "obj_lockpick",
+                    "wrench": "obj_tension_wrench",
+                    "tools_by_id": True,
+                    "tool_in_events": False,
+                    "hurt_event": True,
+                }
+            },
             darkness=True,
         ),
         GameSpec(
