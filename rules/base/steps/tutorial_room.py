@@ -11,15 +11,19 @@ setup (spec 9.4) and instruction; not done -> the step's setup again and its ins
 warning from the second miss in a row. (The spec applies the setup before the check; the order only
 matters for what the right action used up, which is then not handed out again.) Leaving the room
 after the last-but-one step (entering spawn with the key) completes the tutorial
-(`tutorial_completed`); leaving any other way passes it without completion.
+(`tutorial_completed`; the completion text may list the verbs the game's packs add beyond the base
+pack's, `{extra_verbs}`); leaving any other way passes it without completion. With the rule set
+switched on but no tutorial to play (the default one switched off in a world it cannot serve,
+docs/world-format.md 11.3), every agent simply passes.
 
 Fixed multi-agent and resume quirks (spec 9.7): one room and exit per agent, so no agent's key
 opens another's way and a finished agent cannot walk back in; an agent that leaves gets its room
 removed at once (its NPCs, leftover tutorial instances, its path and area; the place with the last
 room) and only what the tutorial handed that agent is taken back - units placed by setups, bought
 from or paid by its merchant, or crafted in the room, up to the recorded counts, and its BAG/NOTE
-by instance id - so nothing from the real world is confiscated; agents who finish early play
-normally at once (kills, crafts and trades are tracked per agent). The tutorial's NPCs are quest
+by instance id, and only of the kinds the data's `take_back` lists if it has one - so nothing
+from the real world is confiscated; agents who finish early play normally at once (kills, crafts
+and trades are tracked per agent). The tutorial's NPCs are quest
 NPCs, so an agent's merchant cannot be attacked (the reference's merchant, non-quest with 1 HP, can
 be killed mid-tutorial, and that kill even completes step 22): step 22 wants the raider. Everything
 is recorded in `world.auxiliary["tutorial_room"]` and `agent.progress["tutorial_room"]`, so a
