@@ -208,7 +208,7 @@ class _Translator:
             if oid in self.role_of:
                 return "{" + self.role_of[oid] + "_name}"
             if oid in self.objects:
-                return str(self.objects[oid]["name"])  # an object no role stands for
+                return str(self.objects[oid].get("name", oid))  # an object no role stands for
             raise self.fail(where, f"unknown placeholder '{{{name}}}'")
 
         return VARIABLE.sub(lambda m: ours(m[1]), text).rstrip()

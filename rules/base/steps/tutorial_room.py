@@ -114,10 +114,11 @@ class TutorialRoom(BaseStepRule):
             return
         tutorial = game.quests.tutorial  # None when the world or config leaves it off
         if tutorial is None:
-            # Switched on, but the default tutorial cannot be played in this world (its loader
-            # warned): there is nothing to pass.
-            for agent in pending:
-                agent.tutorial_passed = True
+            if game.is_enabled("tutorial"):
+                # Switched on, but the default tutorial cannot be played in this world (its
+                # loader warned): there is nothing to pass.
+                for agent in pending:
+                    agent.tutorial_passed = True
             return
         state = ctx.world.auxiliary.setdefault(STATE_KEY, {"place_id": None, "rooms": {}})
         for agent in pending:
