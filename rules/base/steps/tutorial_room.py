@@ -489,7 +489,7 @@ class Lesson:
     def drop_leftovers(self, created: set[str]) -> None:
         """Anything else inside a container taken back stays with the agent: on its floor."""
         world, here = self.world, self.world.areas[self.agent.area_id]
-        for cid in created:
+        for cid in sorted(created):  # sorted: what lands first never follows string hashing
             box = world.containers.get(cid)
             if box is None or cid in self.room_area.objects:
                 continue
