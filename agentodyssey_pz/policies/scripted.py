@@ -9,12 +9,15 @@ never fails an evaluation run. In a tutorial room, the policy does what the tuto
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from agentodyssey_pz.policies.base import Action, BasePolicy
 from agentodyssey_pz.policies.mechanics import base_pack
 from agentodyssey_pz.policies.planner import Planner
 from agentodyssey_pz.policies.planning import WAIT, Stuck
+
+QUOTED = re.compile(r"`([^`]+)`")  # a command quoted in an instruction
 
 
 class ScriptedPolicy(BasePolicy):
@@ -57,13 +60,19 @@ class ScriptedPolicy(BasePolicy):
             return WAIT
 
     def tutorial_command(self) -> str | None:
-        """In the tutorial room: the command its current instruction names. Instructions end in
-        the command after a colon ("... I pick it up: pick up creel_0"), maybe followed by an
-        alternative in parentheses; the planners know only the open world."""
+        """In the tutorial room: the command its current instruction names. Our instructions end
+        in the command after a colon ("... I pick it up: pick up creel_0"), maybe followed by an
+        alternative in parentheses; AgentOdyssey's quote it ("Required action: `pick up bag_1`").
+        The planners know only the open world."""
         if self.me.tutorial_passed:
             return None
         lessons = base_pack(self.game)("steps.tutorial_room")
         instruction = lessons.current_instruction(self.game, self.me)
-        if instruction is None or ": " not in instruction:
+        if instruction is None:
+            return None
+        quoted = QUOTED.findall(instruction)
+        if quoted:
+            return quoted[-1].strip() or None
+        if ": " not in instruction:
             return None
         return instruction.rsplit(": ", 1)[-1].split(" (", 1)[0].strip() or None

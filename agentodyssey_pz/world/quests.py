@@ -13,6 +13,7 @@ agent's guide NPC) and `$spawn` (the spawn area). Objective texts may use `{name
 
 from __future__ import annotations
 
+import logging
 import re
 import weakref
 from collections.abc import Iterable
@@ -38,6 +39,7 @@ class QuestFile:
         return [s for s in (self.main_quest, self.side_quests, self.tutorial) if s is not None]
 
 
+LOG = logging.getLogger("agentodyssey_pz.world")
 SECTION_NAMES = ("main_quest", "side_quests", "tutorial")
 # What a writable gets written with in the discrete catalogue when no quest asks for a text (the
 # tutorial's writing step takes any text).
@@ -146,7 +148,9 @@ def default_section(name: str, definition: WorldDefinition) -> Any:
 
     The default data is checked against the world: its problems are the world's (it lacks what
     the section needs), so they are reported in the world's file, at the custom event that turned
-    the section on, naming the default section and what it needed where."""
+    the section on, naming the default section and what it needed where. The default tutorial
+    never refuses a world: where it cannot be played (the world lacks a role that has no
+    stand-in, docs/world-format.md 11.3), it is switched off with a warning saying why (None)."""
     from agentodyssey_pz.resources import default_quest_file
     from agentodyssey_pz.world.validate import read_json
 
@@ -157,6 +161,14 @@ def default_section(name: str, definition: WorldDefinition) -> Any:
     if problems.errors:
         event, where = SECTION_EVENTS[name], _event_path(definition, name)
         turned_on = f"'{event}'" if where != "$" else f"the game's setting {event}=True"
+        if name == "tutorial":
+            needs = "; ".join(f"{p.path}: {p.message}" for p in problems.errors)
+            LOG.warning(
+                "%s: %s: %s uses the default tutorial section (%s), which this world cannot "
+                "play, so the tutorial is switched off: %s",
+                world_source(definition), where, turned_on, path, needs,
+            )  # fmt: skip
+            return None
         raise QuestDataError(
             [
                 Problem(

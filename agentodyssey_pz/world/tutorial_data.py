@@ -1,19 +1,24 @@
 """Tutorial data: the `tutorial` section of quest data - object roles, tutorial NPCs, the steps.
 
 Layer: world core. The tutorial teaches the verbs with ten object *roles* (spec step-rules 9.1);
-a section may name any of them in `roles`, the rest are inferred from the world's objects
-(`tutorial_roles.py`).
+a section may name any of them in `roles`, the rest it uses are inferred from the world's objects,
+or played by the section's `stand_ins` (`tutorial_roles.py`).
 
 Steps hold an instruction template, setups (spec 9.4) and completion conditions written with the
 quest condition kinds. Object parameters may name a role as `$bag`; they are resolved here, once
 per world. Everything else that starts with `$` is resolved per agent when the tutorial runs:
 `$<role>`, `$<role>_name`, `$<role>_value`, `$bag_instance` / `$note_instance` (the agent's own
 instances, named `$bag_name` / `$note_name`), `$merchant` / `$raider` (+ `_name`), `$spawn`,
-`$spawn_name` and `$room`. Texts use the same names as `{bag_name}`.
+`$spawn_name` and `$room`. Texts use the same names as `{bag_name}`; the completion text may also
+use `{extra_verbs}` (the verbs the game's rule packs add, filled in by the rule).
+
+`take_back` lists the kinds of objects taken back from an agent when it leaves (default: every
+kind the tutorial handed it); of each, only what the tutorial handed out is taken.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -27,7 +32,13 @@ from agentodyssey_pz.world.quest_records import (
     make_quest_converter,
 )
 from agentodyssey_pz.world.schema import NpcDef, ObjectDef, WorldDefinition
-from agentodyssey_pz.world.tutorial_roles import INSTANCE_ROLES, ROLES, resolve_roles
+from agentodyssey_pz.world.tutorial_roles import (
+    INSTANCE_ROLES,
+    ROLES,
+    check_crafting,
+    resolve_roles,
+    roles_used,
+)
 
 NPC_ROLES = ("merchant", "raider")
 MERCHANT_ROLE = "merchant"
@@ -44,6 +55,7 @@ SETUP_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     )
 }
 RUN_VARIABLES = ("step", "steps", "instruction", "items")  # filled in by the rule's texts
+EXTRA_VERBS = "extra_verbs"  # only in `texts.completed`: the verbs the loaded packs add
 
 
 @attrs.frozen
@@ -100,6 +112,12 @@ class TutorialDef:
     npcs: tuple[NpcDef, ...] = ()
     objects: tuple[ObjectDef, ...] = ()
     undistributable: tuple[str, ...] = ()
+    # Objects that play a role the world can neither give nor infer; one is added to the world
+    # (as `objects`, undistributable) only when it is used.
+    stand_ins: dict[str, ObjectDef] = attrs.field(factory=dict)
+    # The kinds taken back from an agent that leaves (object ids; `$role`s resolved on loading);
+    # None: every kind the tutorial handed it.
+    take_back: tuple[str, ...] | None = None
 
 
 def _make_converter() -> Any:
@@ -127,26 +145,76 @@ def load_section(
     if "steps" not in parts and isinstance(raw, dict) and isinstance(raw.get("steps"), list):
         parts["steps"] = _well_formed_steps(raw["steps"])
     errors_before = len(problems.errors)
-    checked = _check_parts(parts, definition, path, problems)
+    checked = _check_parts(parts, definition, _used_roles(raw), path, problems)
     if section is None or checked is None or len(problems.errors) > errors_before:
         return None
-    roles, steps = checked
-    return attrs.evolve(section, roles=roles, steps=steps)
+    roles, steps, take_back = checked
+    world_ids = {o.id for o in (*definition.entities.objects, *section.objects)}
+    added = tuple(
+        stand_in
+        for role, stand_in in section.stand_ins.items()
+        if roles.get(role) == stand_in.id and stand_in.id not in world_ids
+    )
+    return attrs.evolve(
+        section,
+        roles=roles,
+        steps=steps,
+        take_back=take_back,
+        objects=section.objects + added,
+        undistributable=section.undistributable + tuple(o.id for o in added),
+    )
+
+
+def _used_roles(raw: Any) -> set[str]:
+    """The roles the raw section refers to anywhere but in its object and NPC records (its steps,
+    texts, NPC settings, take-back list)."""
+    if not isinstance(raw, dict):
+        return set(ROLES)
+    strings: list[str] = []
+    todo = [v for k, v in raw.items() if k not in ("roles", "objects", "npcs", "stand_ins")]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            strings.append(item)
+        elif isinstance(item, dict):
+            strings.extend(k for k in item if isinstance(k, str))
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return roles_used(strings)
 
 
 def _check_parts(
-    parts: dict[str, Any], definition: WorldDefinition, path: str, problems: Problems
-) -> tuple[dict[str, str], tuple[TutorialStep, ...]] | None:
-    """The references of every well-formed part; (roles, steps with roles resolved), or None
-    when a part they need is malformed or wrong. Without the section's own objects and NPCs the
-    names are unknown, and checking references would only produce guesses."""
-    if "objects" not in parts or "npcs" not in parts:
+    parts: dict[str, Any],
+    definition: WorldDefinition,
+    used: set[str],
+    path: str,
+    problems: Problems,
+) -> tuple[dict[str, str], tuple[TutorialStep, ...], tuple[str, ...] | None] | None:
+    """The references of every well-formed part; (roles, steps with roles resolved, take-back
+    ids), or None when a part they need is malformed or wrong. Without the section's own objects
+    and NPCs the names are unknown, and checking references would only produce guesses."""
+    if "objects" not in parts or "npcs" not in parts or "stand_ins" not in parts:
         return None
-    objects = {o.id: o for o in (*definition.entities.objects, *parts["objects"])}
+    errors_before = len(problems.errors)
+    # The world's records, then the section's new ones (as they are added to the world).
+    objects = {o.id: o for o in definition.entities.objects}
+    objects.update((o.id, o) for o in parts["objects"] if o.id not in objects)
+    stand_ins = parts["stand_ins"]
+    for role in stand_ins:
+        if role not in ROLES:
+            problems.error(
+                f"{path}.stand_ins.{role}", f"unknown role (expected {', '.join(ROLES)})"
+            )
     npcs = {n.id: n for n in (*definition.entities.npcs, *parts["npcs"])}
     roles = None
     if "roles" in parts:
-        roles = resolve_roles(objects, parts["roles"], f"{path}.roles", problems)
+        roles = resolve_roles(
+            objects, parts["roles"], f"{path}.roles", problems, used=used, stand_ins=stand_ins
+        )
+        for role, oid in (roles or {}).items():
+            if oid not in objects:  # a stand-in the world does not define
+                objects[oid] = stand_ins[role]
     _check_npcs(parts, npcs, path, problems)
     for i, oid in enumerate(parts.get("undistributable", ())):
         if oid not in objects:
@@ -156,11 +224,12 @@ def _check_parts(
     names = _Names(
         objects=set(objects),
         npcs=set(npcs),
-        variables=run_variable_kinds(),
+        variables=run_variable_kinds(roles),
         areas={a.id for _, a in definition.iter_areas()},
     )
     if "texts" in parts:
         _check_texts(parts["texts"], names, f"{path}.texts", problems)
+    take_back = _load_take_back(parts.get("take_back"), roles, names, path, problems)
     if "steps" not in parts:
         return None
     if not parts["steps"]:
@@ -170,7 +239,31 @@ def _check_parts(
         _load_step(step, roles, names, f"{path}.steps[{i}]", problems) for i, step in indexed
     )
     _check_unique_ids(indexed, f"{path}.steps", problems)
-    return roles, steps
+    if len(problems.errors) == errors_before and len(indexed) == len(parts["steps"]):
+        # The crafting steps are checked in order, once every step is well formed.
+        values = {f"{role}_value": objects[oid].value for role, oid in roles.items()}
+        check_crafting(steps, objects, values, f"{path}.steps", problems)
+    return roles, steps, take_back
+
+
+def _load_take_back(
+    given: tuple[str, ...] | None,
+    roles: dict[str, str],
+    names: _Names,
+    path: str,
+    problems: Problems,
+) -> tuple[str, ...] | None:
+    """The take-back list with its `$role`s resolved; unknown objects are errors."""
+    if given is None:
+        return None
+    resolved = []
+    for i, ref in enumerate(given):
+        oid = _role_id(ref, roles)
+        if oid not in names.objects:
+            problems.error(f"{path}.take_back[{i}]", f"unknown object '{ref}'")
+        elif oid not in resolved:
+            resolved.append(oid)
+    return tuple(resolved)
 
 
 def _well_formed_steps(raw_steps: list[Any]) -> list[TutorialStep | object]:
@@ -193,13 +286,14 @@ class _Names:
     stages: set[str] = attrs.Factory(set)
 
 
-def run_variable_kinds() -> dict[str, str]:
-    """Every `$name` a step may use, with its kind (as quest scopes name kinds)."""
+def run_variable_kinds(roles: Iterable[str] = ROLES) -> dict[str, str]:
+    """Every `$name` a step may use (with the given roles filled), with its kind (as quest
+    scopes name kinds)."""
     kinds = {"spawn": "area", "room": "area", "spawn_name": "value"}
-    for role in ROLES:
+    for role in roles:
         kinds.update({role: "object", f"{role}_name": "value", f"{role}_value": "value"})
     for role in INSTANCE_ROLES:
-        kinds[f"{role}_instance"] = "value"
+        kinds[f"{role}_instance"] = "value"  # bag, note and key are always filled
     for role in NPC_ROLES:
         kinds.update({role: "npc", f"{role}_name": "value"})
     return kinds
@@ -227,12 +321,19 @@ def _check_npcs(
 
 def _check_texts(texts: TutorialTexts, names: _Names, path: str, problems: Problems) -> None:
     for field in attrs.fields(TutorialTexts):
-        _check_template(getattr(texts, field.name), names, f"{path}.{field.name}", problems)
+        extra = (EXTRA_VERBS,) if field.name == "completed" else ()
+        _check_template(getattr(texts, field.name), names, f"{path}.{field.name}", problems, extra)
 
 
-def _check_template(text: str, names: _Names, path: str, problems: Problems) -> None:
+def _check_template(
+    text: str, names: _Names, path: str, problems: Problems, extra: tuple[str, ...] = ()
+) -> None:
     for name in VARIABLE.findall(text):
-        if name not in names.variables and name not in RUN_VARIABLES:
+        if name in names.variables or name in RUN_VARIABLES or name in extra:
+            continue
+        if name == EXTRA_VERBS:
+            problems.error(path, f"'{{{name}}}' is only filled in texts.completed")
+        else:
             problems.error(path, f"unknown variable '{{{name}}}' in text")
 
 

@@ -1,8 +1,8 @@
 """Tutorial roles: which of a world's objects play the ten parts the tutorial teaches with.
 
 Layer: world core. The roles (spec step-rules 9.1) are BAG, NOTE, COIN, PEN, LOG, BAR, BENCH,
-FURNACE, BLANK and KEY. A tutorial section may name any of them in `roles`; every role it leaves out
-is inferred from the world's objects by structure (first match in definition order):
+FURNACE, BLANK and KEY. A tutorial section may name any of them in `roles`; every role it uses but
+leaves out is inferred from the world's objects by structure (first match in definition order):
 
     bag      a container of level 1
     note     a writable one can write on whose recipe needs no station
@@ -13,12 +13,21 @@ is inferred from the world's objects by structure (first match in definition ord
     blank    the key's ingredient          bar      the blank's ingredient
     bench    the key's station (else the blank's)   furnace  the bar's station
 
-A role that is neither given nor inferable, or that cannot play its part (a key needing two
-blanks, a blank needing a station the tutorial never puts down ...) is an error with its JSON path.
+A role the section never uses (no `$bar`, `{bar_name}` ... anywhere in it) is left out unless
+given: AgentOdyssey's games craft their keys from other things than a blank of a bar. BAG, NOTE
+and KEY are always used (every room gets its own BAG and NOTE, and its exit opens with the KEY).
+A used role that is neither given nor inferable is played by the section's stand-in for it, if it
+has one (`stand_ins`, added to the world only then); otherwise it is an error with its JSON path.
+
+`check_crafting` checks the crafting steps the section actually has: what each crafts must be
+craftable from what the tutorial hands out by then, at stations it has put down.
 """
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from agentodyssey_pz.errors import Problems
@@ -26,53 +35,113 @@ from agentodyssey_pz.world.schema import ObjectDef
 
 ROLES = ("bag", "note", "coin", "pen", "log", "bar", "bench", "furnace", "blank", "key")
 INSTANCE_ROLES = ("bag", "note")  # every agent gets its own instance of these
+ALWAYS_USED = ("bag", "note", "key")  # the rule itself needs them (instances, the exit's key)
 WELL_KNOWN_KEY = "obj_key"  # spec world-definition 7: the id the base rules know as the key
 UNLOCK_USAGE, WRITE_USAGE = "unlock", "write"
 # The base merchants pay floor(value / 2): a cheaper LOG could be bought but never sold (step 21).
 MIN_LOG_VALUE = 2
 INFERRED_FROM = {"blank": ("key",), "bar": ("blank",), "bench": ("key",), "furnace": ("bar",)}
+INFERENCE_ORDER = ("coin", "bag", "note", "pen", "log", "key", "blank", "bar", "bench", "furnace")
+# `$bag`, `$bag_name`, `{bag_name}`, `$log_value`, `{note_instance}` ... name a role.
+ROLE_REFERENCE = re.compile(
+    r"[${](" + "|".join(ROLES) + r")(?:_name|_value|_instance)?(?![A-Za-z0-9_])"
+)
+# Setup kinds that put units of objects on the floor (`objects`: id -> count).
+HANDOUT_KINDS = ("give_if_lacking", "give_up_to", "ground_at_least")
+CRAFTED_EVENT = "object_crafted"
+
+
+def roles_used(texts: Iterable[str]) -> set[str]:
+    """The roles these strings of a section refer to (plus the ones the rule always needs)."""
+    used = set(ALWAYS_USED)
+    for text in texts:
+        used.update(ROLE_REFERENCE.findall(text))
+    return used
 
 
 def resolve_roles(
-    objects: dict[str, ObjectDef], given: dict[str, str], path: str, problems: Problems
+    objects: Mapping[str, ObjectDef],
+    given: Mapping[str, str],
+    path: str,
+    problems: Problems,
+    *,
+    used: Iterable[str] = ROLES,
+    stand_ins: Mapping[str, ObjectDef] | None = None,
 ) -> dict[str, str] | None:
-    """Every role -> object id: the given ones (checked), the rest inferred; None on any error."""
+    """Role -> object id for every role given or used: the given ones (checked), the used ones
+    inferred, or else played by their stand-ins; None on any error. `objects` are the world's and
+    the section's (a stand-in of an id the world defines is the world's object)."""
+    stand_ins = stand_ins or {}
     roles: dict[str, str] = {}
-    failed = False
+    failed: set[str] = set()  # roles with an error already reported
+    why_not: dict[str, str] = {}  # roles that could not be inferred, and why
     for role in given:
         if role not in ROLES:
             problems.error(f"{path}.{role}", f"unknown role (expected {', '.join(ROLES)})")
-            failed = True
-    for role in ("coin", "bag", "note", "pen", "log", "key", "blank", "bar", "bench", "furnace"):
-        if any(source not in roles for source in INFERRED_FROM.get(role, ())) and role not in given:
-            failed = True  # the role it is inferred from failed and was reported
+            failed.add(role)
+    wanted = _wanted(set(used) | set(given), given)
+    for role in INFERENCE_ORDER:
+        if role not in wanted:
             continue
         if role in given:
             oid = given[role]
             reason = "unknown object" if oid not in objects else _unfit(role, objects[oid])
             if reason:
                 problems.error(f"{path}.{role}", f"'{oid}' cannot be the {role}: {reason}")
-                failed = True
-                continue
+                failed.add(role)
+            else:
+                roles[role] = oid
+            continue
+        sources = INFERRED_FROM.get(role, ())
+        if any(source in failed for source in sources):
+            failed.add(role)  # the role it is inferred from failed and was reported
+            continue
+        missing = [source for source in sources if source not in roles]
+        if missing:
+            oid, reason = (
+                None,
+                f"the {missing[0]} it follows from is not there: {why_not[missing[0]]}",
+            )
         else:
             oid, reason = _infer(role, objects, roles)
-            if oid is None:
+        if oid is None and role in stand_ins:
+            stand_in = objects.get(stand_ins[role].id, stand_ins[role])
+            unfit = _unfit(role, stand_in)
+            if unfit:
                 problems.error(
-                    f"{path}.{role}", f"no {role} given and none can be inferred: {reason}"
+                    f"{path}.{role}", f"the stand-in '{stand_in.id}' cannot be the {role}: {unfit}"
                 )
-                failed = True
+                failed.add(role)
                 continue
-        roles[role] = oid
-    if not failed:
-        failed = not _check_recipes(roles, objects, path, problems)
-    return None if failed else roles
+            oid = stand_in.id
+        if oid is not None:
+            roles[role] = oid
+        elif role in used:
+            problems.error(f"{path}.{role}", f"no {role} given and none can be inferred: {reason}")
+            failed.add(role)
+        else:
+            why_not[role] = reason  # only wanted to infer another role from
+    return None if failed else {role: roles[role] for role in ROLES if role in roles}
 
 
-def _first(objects: dict[str, ObjectDef], test: Any) -> str | None:
+def _wanted(used: set[str], given: Mapping[str, str]) -> set[str]:
+    """The used roles and, for each one to infer, the roles it is inferred from."""
+    wanted, todo = set(), list(used)
+    while todo:
+        role = todo.pop()
+        if role in wanted:
+            continue
+        wanted.add(role)
+        if role not in given:
+            todo.extend(INFERRED_FROM.get(role, ()))
+    return wanted
+
+
+def _first(objects: Mapping[str, ObjectDef], test: Any) -> str | None:
     return next((o.id for o in objects.values() if test(o)), None)
 
 
-def _first_station(obj: ObjectDef | None, objects: dict[str, ObjectDef]) -> str | None:
+def _first_station(obj: ObjectDef | None, objects: Mapping[str, ObjectDef]) -> str | None:
     if obj is None:
         return None
     return next((d for d in obj.craft.dependencies if d in objects and objects[d].is_station), None)
@@ -90,7 +159,7 @@ def _is_log(o: ObjectDef) -> bool:
 
 
 def _infer(
-    role: str, objects: dict[str, ObjectDef], roles: dict[str, str]
+    role: str, objects: Mapping[str, ObjectDef], roles: dict[str, str]
 ) -> tuple[str | None, str]:
     """(object id, "") or (None, why not)."""
 
@@ -153,28 +222,81 @@ def _unfit(role: str, obj: ObjectDef) -> str:
     return "" if ok else reason
 
 
-def _check_recipes(
-    roles: dict[str, str], objects: dict[str, ObjectDef], path: str, problems: Problems
-) -> bool:
-    """The crafting chain the steps walk: KEY <- 1 BLANK <- up to 1 BAR, at BENCH/FURNACE."""
-    ok = True
-    stations = {roles["bench"], roles["furnace"]}
-    for product, part in (("key", "blank"), ("blank", "bar")):
-        recipe = objects[roles[product]].craft
-        if set(recipe.ingredients) != {roles[part]} or recipe.ingredients[roles[part]] > 1:
+# ---------------------------------------------------------------------------- crafting steps
+def check_crafting(
+    steps: Iterable[Any],
+    objects: Mapping[str, ObjectDef],
+    values: Mapping[str, Any],
+    path: str,
+    problems: Problems,
+) -> None:
+    """Every crafting step (one whose conditions wait for `object_crafted` of some object) must
+    be playable from what the tutorial gives: each ingredient of what it crafts handed out by a
+    setup of that step or an earlier one (at least the recipe's quantity) or crafted by an earlier
+    step, and each station put down by such a setup. `steps` have their roles resolved to ids;
+    `values` gives the number a `$variable` count stands for (one it lacks is not limited)."""
+    handed: dict[str, float] = {}  # object id -> most units one setup hands out
+    crafted: set[str] = set()
+    for i, step in enumerate(steps):
+        for setup in step.setup:
+            if setup.kind not in HANDOUT_KINDS:
+                continue
+            for oid, count in setup.objects.items():
+                handed[oid] = max(handed.get(oid, 0), _count(count, values))
+        products = list(_crafted_products(step))
+        for product in products:
+            _check_product(step, product, objects, handed, crafted, f"{path}[{i}]", problems)
+        crafted.update(products)
+
+
+def _count(count: Any, values: Mapping[str, Any]) -> float:
+    """The units a setup's count stands for; unlimited when unknown (a `$variable` without a
+    number, or a count the setup checks already refused)."""
+    if isinstance(count, str):
+        count = values.get(count[1:])
+    if isinstance(count, (int, float)) and not isinstance(count, bool):
+        return float(count)
+    return math.inf
+
+
+def _crafted_products(step: Any) -> Iterator[str]:
+    """The objects whose `object_crafted` event a step's conditions wait for."""
+    todo = [*(step.done_all or ()), *(step.done_any or ())]
+    while todo:
+        cond = todo.pop(0)
+        if cond.kind == "event" and cond.params.get("type") == CRAFTED_EVENT:
+            yield from (o for o in cond.params.get("objects", ()) if isinstance(o, str))
+        elif cond.kind != "not":
+            todo.extend(cond.conditions)
+
+
+def _check_product(
+    step: Any,
+    product: str,
+    objects: Mapping[str, ObjectDef],
+    handed: dict[str, float],
+    crafted: set[str],
+    path: str,
+    problems: Problems,
+) -> None:
+    obj = objects.get(product)
+    if obj is None:
+        return  # an unknown object: reported by the condition checks
+    what = f"step '{step.id}' crafts '{product}'"
+    if not obj.craft.ingredients:
+        problems.error(path, f"{what}, which has no recipe")
+        return
+    for ingredient, quantity in obj.craft.ingredients.items():
+        available = max(handed.get(ingredient, 0), 1 if ingredient in crafted else 0)
+        if available < quantity:
             problems.error(
-                f"{path}.{product}",
-                f"the {product} '{roles[product]}' must be crafted from at most 1 {part} "
-                f"('{roles[part]}') and nothing else, got {dict(recipe.ingredients)}",
+                path,
+                f"{what}, whose recipe needs {quantity:g} '{ingredient}': no setup of this step or "
+                f"an earlier one hands out that many, and no earlier step crafts it",
             )
-            ok = False
-        missing = [d for d in recipe.dependencies if d not in stations]
-        if missing:
+    for station in obj.craft.dependencies:
+        if station not in handed:
             problems.error(
-                f"{path}.{product}",
-                f"the {product} '{roles[product]}' needs {', '.join(missing)}, which the tutorial "
-                f"never puts down (it places the bench '{roles['bench']}' and the furnace "
-                f"'{roles['furnace']}')",
+                path,
+                f"{what} at '{station}', which no setup of this step or an earlier one puts down",
             )
-            ok = False
-    return ok

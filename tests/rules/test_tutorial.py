@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from typing import Any
 
 import cattrs
@@ -470,21 +471,45 @@ def test_config_switch_turns_the_tutorial_off_for_glasswick() -> None:
         assert KEY not in me.progress
 
 
-def test_a_world_lacking_roles_is_a_precise_error() -> None:
-    with pytest.raises(QuestDataError) as caught:
-        Game(TINY, 1, make_config(tutorial=True))
-    # The world lacks what the default section needs: the world is blamed, the section named.
-    uses = (
-        "$: the game's setting tutorial=True uses the default tutorial section "
-        f"({default_quest_file('tutorial')}), whose"
+def test_a_world_the_default_cannot_serve_plays_without_it_and_says_why(caplog) -> None:
+    """The tiny world has no level-1 raw material worth 2 (the default's kindling stands in for
+    the log) and no station for its bar: the default tutorial is switched off, never a refusal."""
+    caplog.set_level(logging.WARNING, "agentodyssey_pz.world")
+    game = Game(TINY, 1, make_config(tutorial=True))
+    assert game.quests.tutorial is None
+    assert "obj_tutorial_kindling" not in {o.id for o in game.definition.entities.objects}
+    (warning,) = [r.getMessage() for r in caplog.records if "switched off" in r.getMessage()]
+    assert warning == (
+        f"{TINY}: $: the game's setting tutorial=True uses the default tutorial section "
+        f"({default_quest_file('tutorial')}), which this world cannot play, so the tutorial is "
+        "switched off: $.roles.furnace: no furnace given and none can be inferred: the bar "
+        "'obj_pear' is crafted at no station"
     )
+    result = game.reset(0)
+    me = game.agents["agent_0"]
+    assert (me.tutorial_passed, me.area_id) == (True, game.world.spawn_area)
+    assert "tutorial.intro" not in result.feedback_keys("agent_0")
+    assert KEY not in game.world.auxiliary and KEY not in me.progress
+    assert game.tick({"agent_0": "wait"}).feedback_keys("agent_0") == ["wait.done"]
+
+
+def test_a_worlds_own_section_lacking_roles_is_a_precise_error() -> None:
+    data = default_data()
+    del data["stand_ins"]
+    with pytest.raises(QuestDataError) as caught:
+        load_quests({"tutorial": data}, tiny_definition())
     assert [str(p) for p in caught.value.problems] == [
-        f"{uses} $.roles.log needs what this world lacks: no log given and none can be "
-        "inferred: the world has no level-1 raw material worth at least 2",
-        f"{uses} $.roles.furnace needs what this world lacks: no furnace given and none can be "
-        "inferred: the bar 'obj_pear' is crafted at no station",
+        "$.tutorial.roles.log: no log given and none can be inferred: the world has no level-1 raw "
+        "material worth at least 2",
+        "$.tutorial.roles.furnace: no furnace given and none can be inferred: the bar 'obj_pear' "
+        "is crafted at no station",
     ]
-    assert caught.value.source == str(TINY)
+
+
+def tiny_definition() -> Any:
+    from agentodyssey_pz.world.validate import load_definition
+
+    return load_definition(TINY)
 
 
 def make_config(**fields: Any) -> Any:
@@ -517,10 +542,11 @@ def test_given_roles_are_checked_and_do_not_cascade() -> None:
 
 def test_the_crafting_chain_must_be_walkable() -> None:
     data = default_data()
-    data["roles"] = {"key": "obj_sluice_key"}  # needs a blank and a bar
+    data["roles"] = {"key": "obj_sluice_key"}  # needs a blank and a bar, which step 26 lacks
     assert problems_of(data, "cinderdeep") == [
-        "$.tutorial.roles.key: the key 'obj_sluice_key' must be crafted from at most 1 blank "
-        "('obj_key_billet') and nothing else, got {'obj_key_billet': 1, 'obj_verdite_bar': 0.5}",
+        "$.tutorial.steps[25]: step 'craft_key' crafts 'obj_sluice_key', whose recipe needs 0.5 "
+        "'obj_verdite_bar': no setup of this step or an earlier one hands out that many, and no "
+        "earlier step crafts it",
     ]
 
 

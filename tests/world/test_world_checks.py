@@ -131,18 +131,34 @@ def test_a_world_lacking_what_a_default_section_needs_is_blamed_not_the_defaults
     assert report.errors == [(str(path), problem)]
 
 
-def test_a_default_section_turned_on_by_the_game_config_also_blames_the_world() -> None:
+def test_a_default_section_turned_on_by_the_game_config_also_blames_the_world(
+    tmp_path,
+) -> None:
     from agentodyssey_pz.engine.config import GameConfig
 
-    tiny = Path(__file__).resolve().parents[1] / "data" / "tiny_world.json"
+    path = tmp_path / "poor.json"
+    path.write_text(json.dumps(without_currency([])), encoding="utf-8")
     with pytest.raises(QuestDataError) as info:
-        Game(tiny, 1, GameConfig(tutorial=True))
-    assert info.value.source == str(tiny)
-    assert [p.path for p in info.value.problems] == ["$", "$"]
+        Game(path, 1, GameConfig(side_quest=True))
+    assert info.value.source == str(path)
+    assert [p.path for p in info.value.problems] == ["$"]
     assert info.value.problems[0].message.startswith(
-        "the game's setting tutorial=True uses the default tutorial section ("
+        "the game's setting side_quest=True uses the default side_quests section ("
     )
-    assert "whose $.roles.log needs what this world lacks: no log given" in str(info.value)
+    assert "whose $.rewards needs what this world lacks" in str(info.value)
+
+
+def test_the_default_tutorial_never_refuses_a_world_it_cannot_serve(caplog) -> None:
+    """It is switched off with a warning instead (docs/world-format.md 11.3); `validate` and
+    loading both go on."""
+    from agentodyssey_pz.engine.config import GameConfig
+
+    caplog.set_level(logging.WARNING, "agentodyssey_pz.world")
+    tiny = Path(__file__).resolve().parents[1] / "data" / "tiny_world.json"
+    game = Game(tiny, 1, GameConfig(tutorial=True))
+    assert game.quests.tutorial is None
+    assert "the game's setting tutorial=True uses the default tutorial section" in caplog.text
+    assert "so the tutorial is switched off: $.roles.furnace: no furnace given" in caplog.text
 
 
 def test_quest_data_that_is_not_json_is_a_quest_data_error_naming_quests_json(tmp_path) -> None:

@@ -11,15 +11,19 @@ setup (spec 9.4) and instruction; not done -> the step's setup again and its ins
 warning from the second miss in a row. (The spec applies the setup before the check; the order only
 matters for what the right action used up, which is then not handed out again.) Leaving the room
 after the last-but-one step (entering spawn with the key) completes the tutorial
-(`tutorial_completed`); leaving any other way passes it without completion.
+(`tutorial_completed`; the completion text may list the verbs the game's packs add beyond the base
+pack's, `{extra_verbs}`); leaving any other way passes it without completion. With the rule set
+switched on but no tutorial to play (the default one switched off in a world it cannot serve,
+docs/world-format.md 11.3), every agent simply passes.
 
 Fixed multi-agent and resume quirks (spec 9.7): one room and exit per agent, so no agent's key
 opens another's way and a finished agent cannot walk back in; an agent that leaves gets its room
 removed at once (its NPCs, leftover tutorial instances, its path and area; the place with the last
 room) and only what the tutorial handed that agent is taken back - units placed by setups, bought
 from or paid by its merchant, or crafted in the room, up to the recorded counts, and its BAG/NOTE
-by instance id - so nothing from the real world is confiscated; agents who finish early play
-normally at once (kills, crafts and trades are tracked per agent). The tutorial's NPCs are quest
+by instance id, and only of the kinds the data's `take_back` lists if it has one - so nothing
+from the real world is confiscated; agents who finish early play normally at once (kills, crafts
+and trades are tracked per agent). The tutorial's NPCs are quest
 NPCs, so an agent's merchant cannot be attacked (the reference's merchant, non-quest with 1 HP, can
 be killed mid-tutorial, and that kill even completes step 22): step 22 wants the raider. Everything
 is recorded in `world.auxiliary["tutorial_room"]` and `agent.progress["tutorial_room"]`, so a
@@ -35,11 +39,13 @@ and `agent.tutorial_passed`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
+from agentodyssey_pz.rules.packs import load_pack
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record
 from agentodyssey_pz.world.agents import (
     AgentState,
@@ -51,6 +57,7 @@ from agentodyssey_pz.world.agents import (
 from agentodyssey_pz.world.entities import Area, Npc, Place, npc_instance
 from agentodyssey_pz.world.quest_records import fill_placeholders
 from agentodyssey_pz.world.tutorial_data import (
+    EXTRA_VERBS,
     NPC_ROLES,
     SetupDef,
     TutorialDef,
@@ -74,6 +81,8 @@ STATE_SHAPE = Record({"rooms": MapOf(ROOM_SHAPE)}, {"place_id": (str, None), "re
 PLACE_ID, AREA_ID = "place_tutorial", "area_tutorial_room"  # spec 9.2; `_1`, `_2` ... when taken
 ROOM_LEVEL = 1
 WARN_AFTER_MISSES = 1  # the warning comes with every miss after this many in a row
+EXTRA_VERBS_PLACEHOLDER = "{" + EXTRA_VERBS + "}"
+BASE_PACK_FOLDER = Path(__file__).resolve().parents[1]  # this rule's own pack: the base pack
 
 
 def free_id(base: str, taken: Mapping[str, Any]) -> str:
@@ -100,15 +109,29 @@ class TutorialRoom(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game = ctx.game
-        tutorial = game.quests.tutorial  # None when the world or config leaves it off
-        if tutorial is None:
-            return
         pending = [agent for agent in game.agents.values() if not agent.tutorial_passed]
         if not pending:
+            return
+        tutorial = game.quests.tutorial  # None when the world or config leaves it off
+        if tutorial is None:
+            if game.is_enabled("tutorial"):
+                # Switched on, but the default tutorial cannot be played in this world (its
+                # loader warned): there is nothing to pass.
+                for agent in pending:
+                    agent.tutorial_passed = True
             return
         state = ctx.world.auxiliary.setdefault(STATE_KEY, {"place_id": None, "rooms": {}})
         for agent in pending:
             Lesson(game, tutorial, state, agent, res).run()
+
+
+def extra_verb_usages(game: Any) -> list[str]:
+    """How each verb of the game's rule packs that the base pack lacks (by name) is written,
+    `throw <obj_name> <npc_name>`, in name order: what the completion text's `{extra_verbs}`
+    lists."""
+    base = {rule.name for rule in load_pack(BASE_PACK_FOLDER).action_rules}
+    rules = sorted(game.rule_set.action_rules, key=lambda rule: rule.name)
+    return [rule.usage() for rule in rules if rule.name not in base]
 
 
 def current_instruction(game: Any, agent: AgentState) -> str | None:
@@ -390,7 +413,7 @@ class Lesson:
         spawn = self.world.spawn_area
         self.set_progress(passed=True)
         if completed:
-            self.say("tutorial.completed", self.tutorial.texts.completed)
+            self.say_completed()
             self.res.emit("tutorial_completed", self.agent.id, {"spawn_area_id": spawn})
         else:
             self.say("tutorial.left_early", self.tutorial.texts.left_early)
@@ -398,15 +421,41 @@ class Lesson:
             self.take_back(room)
             self.remove_room(room)
 
+    def say_completed(self) -> None:
+        """The completion text; `{extra_verbs}` lists the verbs the game's packs add, one per
+        line, and the line holding it is left out when there are none."""
+        text = self.tutorial.texts.completed
+        if EXTRA_VERBS_PLACEHOLDER not in text:
+            self.say("tutorial.completed", text)
+            return
+        usages = extra_verb_usages(self.game)
+        if not usages:
+            text = "\n".join(
+                line for line in text.split("\n") if EXTRA_VERBS_PLACEHOLDER not in line
+            )
+        self.say("tutorial.completed", text, extra_verbs="".join(f"\n- {u}" for u in usages))
+
     def take_back(self, room: dict[str, Any]) -> None:
-        """Only what the tutorial handed out: its instances by id, other units up to `given`."""
+        """Only what the tutorial handed out: its instances by id, other units up to `given`;
+        with a `take_back` list, only of the kinds it names."""
         world, agent = self.world, self.agent
-        owed, created = dict(room["given"]), set(room["created"])
+        kinds = self.tutorial.take_back
+        owed = {d: n for d, n in room["given"].items() if kinds is None or d in kinds}
+        created = set(room["created"])
+        kept = set()  # instances the tutorial made that the agent keeps (kinds not taken back)
+        if kinds is not None:
+            kept = {
+                oid
+                for oid in created
+                if world.is_instance(oid) and world.def_of(oid).id not in kinds
+            }
         stores = [agent.hands, agent.equipped, *carried_stores(world, agent)[1:]]
         inventory = inventory_of(world, agent)
         taken: dict[str, int] = {}
         for store in stores:
             for oid in list(store):
+                if oid in kept:
+                    continue
                 did = world.def_of(oid).id
                 n = store[oid] if oid in created else min(store[oid], owed.get(did, 0))
                 if n <= 0:
@@ -421,20 +470,26 @@ class Lesson:
                 taken[world.name_of(oid)] = taken.get(world.name_of(oid), 0) + n
                 if world.is_instance(oid):
                     created.add(oid)
-        if inventory is not None and inventory.id in created:
+        if inventory is not None and inventory.id in created and inventory.id not in kept:
             agent.inventory_id = None
-        for def_id in room["given"]:
+        for def_id in owed:
             agent.craft_credit.pop(def_id, None)  # fractions of tutorial units paid for earlier
-        self.drop_leftovers(created)
-        room["created"] = sorted(created)
+        self.drop_leftovers(created - kept)
+        room["created"] = sorted(created - self.carried_instances(kept))
         if taken:
             items = ", ".join(f"{n} {name}" for name, n in taken.items())
             self.say("tutorial.taken_back", self.tutorial.texts.taken_back, items=items)
 
+    def carried_instances(self, instances: set[str]) -> set[str]:
+        """Those of `instances` the agent carries (worn, in hand, or in a carried container)."""
+        world, agent = self.world, self.agent
+        stores = [agent.hands, agent.equipped, *carried_stores(world, agent)[1:]]
+        return {oid for oid in instances if any(oid in store for store in stores)}
+
     def drop_leftovers(self, created: set[str]) -> None:
         """Anything else inside a container taken back stays with the agent: on its floor."""
         world, here = self.world, self.world.areas[self.agent.area_id]
-        for cid in created:
+        for cid in sorted(created):  # sorted: what lands first never follows string hashing
             box = world.containers.get(cid)
             if box is None or cid in self.room_area.objects:
                 continue
