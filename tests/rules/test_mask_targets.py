@@ -20,6 +20,7 @@ from agentodyssey_pz.observe.listing_cache import ListingCache
 from agentodyssey_pz.observe.masks import (
     action_mask,
     listing_plan,
+    offered_in_dark,
     reuses_mask,
     valid_actions,
     valid_params_by_verb,
@@ -148,14 +149,17 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
 
 
 def test_the_listing_plan_follows_its_rule_set() -> None:
-    """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase and mask
-    promise; kept by an env's cache for the same dict, made afresh for another one or a changed
-    one (and without a cache, the same plan built per call)."""
+    """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase, mask
+    promise and whether it is offered in the dark; kept by an env's cache for the same dict, made
+    afresh for another one or a changed one (and without a cache, the same plan built per call)."""
     rules = make_game().engine.rules
     cache = ListingCache()
     plan = listing_plan(rules, cache)
     assert [v for v, *_ in plan] == list(verbs_in_order(rules))
-    assert all(r is rules[v] and p == r.verb and m == reuses_mask(type(r)) for v, r, p, m in plan)
+    for v, r, p, m, d in plan:
+        assert r is rules[v] and p == r.verb
+        assert m == reuses_mask(type(r)) and d == offered_in_dark(type(r))
+    assert [v for v, *_, d in plan if d] == ["enter", "defend", "wait"]
     assert listing_plan(rules, cache) is plan
     assert listing_plan(rules) == plan
     copied = dict(rules)
