@@ -148,6 +148,42 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
     assert not reuses_mask(NewCommands)
 
 
+def test_a_subclass_rewriting_a_listing_is_not_offered_in_the_dark() -> None:
+    """`dark_safe` holds for a subclass that only changes what the verb does (a louder wait),
+    not for one that rewrites a listing method below the class that promised, unless it promises
+    again."""
+
+    class Calm(BaseActionRule):
+        name = verb = "calm"
+        dark_safe = True
+
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            return None
+
+    class Louder(Calm):
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            res.say(ctx.actor.id, "calm.loud", "I calmed down, loudly.")
+
+    class Listing(Calm):
+        def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
+            return [()] if ctx.actor.hands else []  # reads the hands
+
+    class Commands(Calm):
+        def valid_commands(self, ctx):  # type: ignore[no-untyped-def]
+            return ["calm"]
+
+    class Promised(Listing):
+        dark_safe = True
+
+    class Hidden(Calm):
+        dark_safe = False
+
+    assert offered_in_dark(Calm) and offered_in_dark(Louder) and offered_in_dark(Promised)
+    assert not offered_in_dark(Listing) and not offered_in_dark(Commands)
+    assert not offered_in_dark(Hidden)
+    assert not offered_in_dark(BaseActionRule)
+
+
 def test_the_listing_plan_follows_its_rule_set() -> None:
     """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase, mask
     promise and whether it is offered in the dark; kept by an env's cache for the same dict, made
