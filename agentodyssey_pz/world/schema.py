@@ -329,6 +329,7 @@ SCHEMA_CLASSES: tuple[type, ...] = (
     PlaceDef,
     SpawnDef,
     Initializations,
+    DarknessDef,
     Features,
     Connection,
     GraphDef,

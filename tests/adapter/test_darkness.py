@@ -399,3 +399,54 @@ def test_the_cache_keeps_the_dark_apart() -> None:
     assert lit is not None and dark is not None and lit.key != dark.key
     assert cache.for_agent(game.world, rules, me, True) is dark
     assert cache.again(game.world, rules, me, True) is dark
+
+
+# ----------------------------------------------------------------------- AgentOdyssey's remnant
+REMNANT = "assets/world_definitions/generated/remnant/default.json"
+# remnant's unlit areas (its world file gives every area's `light`).
+REMNANT_DARK = {
+    "area_forest_river", "area_castle_armory", "area_castle_library", "area_swamp_bog",
+    "area_swamp_ruins", "area_caves_deep", "area_peak_summit", "area_market_alleys",
+}  # fmt: skip
+
+
+def remnant_in_the_dark(published: Any) -> Any:
+    """remnant's world from the user's copy, with darkness on (the torch lights) and without its
+    quests and tutorial; its two undefined ids are left out (the stone sword's `obj_wooden_strip`,
+    the craftsman's `obj_stone_chunk`), as the importer does."""
+    from agentodyssey_pz.world.validate import parse_definition
+
+    raw = published.read_json(REMNANT)
+    for obj in raw["entities"]["objects"]:
+        obj.get("craft", {}).get("ingredients", {}).pop("obj_wooden_strip", None)
+    for npc in raw["entities"]["npcs"]:
+        npc["objects"] = [o for o in npc.get("objects", []) if o != "obj_stone_chunk"]
+    raw["features"] = {"darkness": {"light_objects": ["obj_torch"]}}
+    raw["custom_events"] = []
+    return parse_definition(raw)
+
+
+def test_remnants_unlit_areas_are_dark_but_by_torchlight(published: Any) -> None:
+    definition = remnant_in_the_dark(published)
+    env = agentodyssey_pz.parallel_env(world=definition, num_agents=1, tutorial=False)
+    env.reset(seed=0)
+    game, me = env.game, agent(env.game)
+    me.hands.clear()
+    dark = set()
+    for area_id in game.world.areas:
+        move_to(game, "agent_0", area_id)
+        if in_darkness(game.world, me):
+            dark.add(area_id)
+    assert dark == REMNANT_DARK
+    give(game, "agent_0", "obj_lantern")  # a light-giving tool, but not the world's light
+    assert in_darkness(game.world, me)
+    give(game, "agent_0", "obj_torch")
+    assert not in_darkness(game.world, me)
+
+
+def test_remnant_in_the_dark_keeps_every_promise(published: Any) -> None:
+    from agentodyssey_pz.audit import audit
+
+    definition = remnant_in_the_dark(published)
+    report = audit(definition, ticks=150, states=10, seed=2, other_process=False, tutorial=False)
+    assert report.ok, report.text()

@@ -6,15 +6,20 @@ nobody is ever in the dark.
 
 from __future__ import annotations
 
+import copy
+import json
+import logging
 from pathlib import Path
 
 import attrs
+import pytest
 from harness import TINY, agent, blank_game, give, move_to, put_on_ground
 
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.world.agents import add_count
 from agentodyssey_pz.world.darkness import has_darkness, in_darkness
-from agentodyssey_pz.world.validate import load_definition
+from agentodyssey_pz.world.schema import definition_to_dict
+from agentodyssey_pz.world.validate import load_definition, parse_definition
 
 DARK_WORLD = Path(__file__).resolve().parents[1] / "data" / "worlds" / "gloomwell"
 
@@ -107,3 +112,20 @@ def test_a_changed_light_is_seen_at_once() -> None:
     assert not in_darkness(game.world, me)
     well.light = False
     assert in_darkness(game.world, me)
+
+
+def test_the_switch_round_trips_as_written(caplog: pytest.LogCaptureFixture) -> None:
+    """`features.darkness` saves as it was written (no stray keys), keeps an unknown key with a
+    warning, and loads back equal."""
+    raw = json.loads((DARK_WORLD / "world.json").read_text(encoding="utf-8"))
+    definition = parse_definition(copy.deepcopy(raw))
+    assert definition_to_dict(definition)["features"]["darkness"] == {
+        "light_objects": ["obj_torch"]
+    }
+    assert parse_definition(definition_to_dict(definition)) == definition
+    raw["features"]["darkness"]["lihgt_objects"] = ["obj_lantern"]
+    with caplog.at_level(logging.WARNING):
+        misspelt = parse_definition(raw)
+    assert misspelt.features.darkness.light_objects == ("obj_torch",)
+    assert "darkness.lihgt_objects: unknown field" in caplog.text
+    assert definition_to_dict(misspelt)["features"]["darkness"]["lihgt_objects"] == ["obj_lantern"]
