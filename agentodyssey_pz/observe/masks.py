@@ -112,44 +112,50 @@ def verbs_in_order(rules: dict) -> tuple[str, ...]:
     return _verb_order(tuple(rules))
 
 
-# (verb id, rule, verb phrase, whether its valid list is its mask list, whether it is offered in
-# the dark) per verb in the spec's order: what the per-agent listing loops need, found once per
-# rule set instead of per verb and agent. The env keeps it in its `ListingCache`; callers without
-# one (a command line, the audit's fresh listings) build it per call, a few microseconds.
-ListingPlan = tuple[tuple[str, Any, str, bool, bool], ...]
+# (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
+# order: what the per-agent listing loops need, found once per rule set instead of per verb and
+# agent. The env keeps it in its `ListingCache`; callers without one (a command line, the audit's
+# fresh listings) build it per call, a few microseconds. An agent in the dark is listed from the
+# plan of the verbs offered there (`dark=True`), so the loops ask nothing more per verb.
+ListingPlan = tuple[tuple[str, Any, str, bool], ...]
 
 
-def listing_plan(rules: dict, cache: ListingCache | None = None) -> ListingPlan:
-    """The rule set's listing plan: the env's own (`cache`), else built afresh."""
+def listing_plan(rules: dict, cache: ListingCache | None = None, dark: bool = False) -> ListingPlan:
+    """The rule set's listing plan (`dark`: of the verbs offered in the dark): the env's own
+    (`cache`), else built afresh."""
+    build = build_dark_listing_plan if dark else build_listing_plan
     if cache is not None:
-        return cache.plan("listing", rules, None, build_listing_plan)
-    return build_listing_plan(rules)
+        return cache.plan("dark listing" if dark else "listing", rules, None, build)
+    return build(rules)
 
 
 def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:
-    plan = []
-    for verb_id in verbs_in_order(rules):
-        rule = rules[verb_id]
-        kind = type(rule)
-        plan.append((verb_id, rule, rule.verb, reuses_mask(kind), offered_in_dark(kind)))
-    return tuple(plan)
+    return tuple(
+        (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))
+        for verb_id in verbs_in_order(rules)
+    )
 
 
-# (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds,
-# whether it is offered in the dark) per catalogue verb: what `action_mask` needs per verb, found
-# once per env instead of per verb and agent. The rule, not its bound method: a rule's methods
-# may be wrapped after the env was made.
-MaskPlan = tuple[tuple[str, Any, dict, bool, bool], ...]
+def build_dark_listing_plan(rules: dict, _: object = None) -> ListingPlan:
+    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1])))
+
+
+# (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds) per
+# catalogue verb: what `action_mask` needs per verb, found once per env instead of per verb and
+# agent. The rule, not its bound method: a rule's methods may be wrapped after the env was made.
+MaskPlan = tuple[tuple[str, Any, dict, bool], ...]
 
 
 def mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
-    plan = []
-    for verb in catalogue.verbs:
-        rule = rules[verb]
-        kind = type(rule)
-        slots = catalogue.slots[verb]
-        plan.append((verb, rule, slots, lists_from_reach(kind), offered_in_dark(kind)))
-    return tuple(plan)
+    return tuple(
+        (verb, rules[verb], catalogue.slots[verb], lists_from_reach(type(rules[verb])))
+        for verb in catalogue.verbs
+    )
+
+
+def dark_mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
+    """`mask_plan` of the verbs offered in the dark."""
+    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1])))
 
 
 def valid_params_by_verb(
@@ -169,12 +175,11 @@ def valid_params_by_verb(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    dark = in_darkness(game.world, agent)
+    world = game.world  # `in_darkness`, not even called in a world without darkness
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     out: ParamsByVerb = {}
-    for verb_id, rule, _, from_mask, in_dark in listing_plan(rules, cache):
-        if dark and not in_dark:
-            continue
+    for verb_id, rule, _, from_mask in listing_plan(rules, cache, dark):
         cached = kept.params.get((verb_id, all_amounts)) if kept is not None else None
         if cached is not None:
             params_list = list(cached)
@@ -218,12 +223,11 @@ def valid_actions(
         }
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    dark = in_darkness(game.world, agent)
+    world = game.world  # `in_darkness`, not even called in a world without darkness
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
-    for verb_id, rule, phrase, from_mask, in_dark in listing_plan(rules, cache):
-        if dark and not in_dark:
-            continue
+    for verb_id, rule, phrase, from_mask in listing_plan(rules, cache, dark):
         cached = kept.commands.get(verb_id) if kept is not None else None
         if cached is not None:
             lines = list(cached)
@@ -299,19 +303,18 @@ def action_mask(
         out.fill(0)
     view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
-    plan = (
-        cache.plan("mask", rules, catalogue, mask_plan)
-        if cache is not None
-        else mask_plan(rules, catalogue)
-    )
     agent = game.agents[agent_id]
+    world = game.world  # `in_darkness`, not even called in a world without darkness
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    build = dark_mask_plan if dark else mask_plan
+    if cache is not None:
+        plan = cache.plan("dark mask" if dark else "mask", rules, catalogue, build)
+    else:
+        plan = build(rules, catalogue)
     ctx = _listing_context(game, agent, cache)
-    dark = in_darkness(game.world, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=False)
     kept_found = kept.found if kept is not None else None
-    for verb, rule, slots, reach_only, in_dark in plan:
-        if dark and not in_dark:
-            continue
+    for verb, rule, slots, reach_only in plan:
         found = kept_found.get(verb) if reach_only and kept_found is not None else None
         if found is None:
             ctx.action = verb

@@ -106,7 +106,8 @@ def observation_text(
         "",
     ]
     feedback = feedback.strip()
-    if in_darkness(world, agent):
+    # `in_darkness`, not even called in a world without darkness (every agent, every tick).
+    if world.definition.features.darkness is not None and in_darkness(world, agent):
         if feedback:
             lines.append(feedback)
         lines.append(TOO_DARK)

@@ -185,17 +185,19 @@ def test_a_subclass_rewriting_a_listing_is_not_offered_in_the_dark() -> None:
 
 
 def test_the_listing_plan_follows_its_rule_set() -> None:
-    """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase, mask
-    promise and whether it is offered in the dark; kept by an env's cache for the same dict, made
-    afresh for another one or a changed one (and without a cache, the same plan built per call)."""
+    """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase and mask
+    promise; kept by an env's cache for the same dict, made afresh for another one or a changed
+    one (and without a cache, the same plan built per call). The plan of the dark holds the verbs
+    offered there, in the same order."""
     rules = make_game().engine.rules
     cache = ListingCache()
     plan = listing_plan(rules, cache)
     assert [v for v, *_ in plan] == list(verbs_in_order(rules))
-    for v, r, p, m, d in plan:
-        assert r is rules[v] and p == r.verb
-        assert m == reuses_mask(type(r)) and d == offered_in_dark(type(r))
-    assert [v for v, *_, d in plan if d] == ["enter", "defend", "wait"]
+    assert all(r is rules[v] and p == r.verb and m == reuses_mask(type(r)) for v, r, p, m in plan)
+    dark = listing_plan(rules, cache, dark=True)
+    assert dark == tuple(p for p in plan if offered_in_dark(type(p[1])))
+    assert [v for v, *_ in dark] == ["enter", "defend", "wait"]
+    assert listing_plan(rules, cache, dark=True) is dark and listing_plan(rules, dark=True) == dark
     assert listing_plan(rules, cache) is plan
     assert listing_plan(rules) == plan
     copied = dict(rules)
