@@ -6,7 +6,8 @@ The broken pack (tests/data/packs/broken_promises) has `chant` (listed on even t
 claiming `lists_from_reach`, so kept listings go stale), `boast` (always listed, refused with empty
 hands) and `juggle` (never listed, raises with something in hand). `unseeded` draws from Python's
 global `random`; `hashorder` follows the order of a set of strings; `forgetful` keeps a count in an
-attribute of its own, outside the saved game.
+attribute of its own, outside the saved game. In the world with darkness (gloomwell), `groping`'s
+`peek` claims to be safe to offer in the dark but lists itself only while something is in hand.
 """
 
 from __future__ import annotations
