@@ -129,7 +129,7 @@ def test_a_torch_in_hand_shows_what_a_lit_area_shows() -> None:
         elif place == "worn":
             me.equipped["obj_torch"] = 1
         else:
-            (crate,) = game.world.materialise("obj_crate", 1)[0][:1]
+            crate = game.world.new_instance("obj_crate")
             add_count(game.world.containers[crate].items, "obj_torch", 1)
             me.equipped[crate] = 1
             me.inventory_id = crate
@@ -171,8 +171,7 @@ def test_the_dark_vector_zeroes_what_darkness_hides() -> None:
     env = dark_env()
     crowd_the_well(env)
     game, me = env.game, agent(env.game)
-    give(game, "agent_1", "obj_coin", 2)
-    engaged = engaged_wasp_here(game)
+    engaged = fight_and_carry(game)
     observations, _ = step(env)
     layout = env.layout
     at = {s.name: s for s in layout.segments}
@@ -199,14 +198,14 @@ def test_the_dark_vector_zeroes_what_darkness_hides() -> None:
     assert engaged.id in me.combats
 
 
-def engaged_wasp_here(game: Any) -> Any:
+def fight_and_carry(game: Any) -> Any:
     """agent_0 fighting a bat where it stands; its hands get a coin (the coins stat), its worn
     crate an inventory of pears."""
     me = agent(game)
     npc = spawn_npc(game, "npc_bat", me.area_id)
     me.combats[npc.id] = Engagement(0, me.area_id)
     give(game, "agent_0", "obj_coin")
-    (crate,) = game.world.materialise("obj_crate", 1)[0][:1]
+    crate = game.world.new_instance("obj_crate")
     add_count(game.world.containers[crate].items, "obj_pear", 2)
     me.equipped[crate] = 1
     me.inventory_id = crate
@@ -331,7 +330,7 @@ def hide_at_random(env: Any, rng: random.Random) -> None:
     if rng.random() < 0.5:
         me.equipped["obj_apron"] = 1
     if rng.random() < 0.5:
-        (crate,) = game.world.materialise("obj_crate", 1)[0][:1]
+        crate = game.world.new_instance("obj_crate")
         add_count(game.world.containers[crate].items, rng.choice(HIDDEN_THINGS), 2)
         me.equipped[crate] = 1
         me.inventory_id = crate
