@@ -6,7 +6,8 @@ The broken pack (tests/data/packs/broken_promises) has `chant` (listed on even t
 claiming `lists_from_reach`, so kept listings go stale), `boast` (always listed, refused with empty
 hands) and `juggle` (never listed, raises with something in hand). `unseeded` draws from Python's
 global `random`; `hashorder` follows the order of a set of strings; `forgetful` keeps a count in an
-attribute of its own, outside the saved game.
+attribute of its own, outside the saved game. In the world with darkness (gloomwell), `groping`'s
+`peek` claims to be safe to offer in the dark but lists itself only while something is in hand.
 """
 
 from __future__ import annotations
@@ -21,11 +22,23 @@ import pytest
 from worlds_helper import bundled_definition, bundled_worlds
 
 from agentodyssey_pz import cli
-from agentodyssey_pz.audit import KEPT, MASK, PROCESSES, RAISED, REPLAY, RESUME, VALID, audit
+from agentodyssey_pz.audit import (
+    DARK,
+    KEPT,
+    MASK,
+    PROCESSES,
+    RAISED,
+    REPLAY,
+    RESUME,
+    VALID,
+    audit,
+)
 from agentodyssey_pz.errors import ConfigError
 
 PACKS = Path(__file__).resolve().parent / "data" / "packs"
 BROKEN = str(PACKS / "broken_promises")
+GROPING = str(PACKS / "groping")
+DARK_WORLD = str(PACKS.parent / "worlds" / "gloomwell")
 
 
 @pytest.mark.parametrize("tutorial", [None, False], ids=["world-tutorial", "no-tutorial"])
@@ -43,6 +56,24 @@ def test_a_world_with_its_own_pack_is_audited_with_it() -> None:
     report = audit(world, ticks=40, states=3, seed=5)
     assert report.ok, report.text()
     assert report.resumed > 0
+
+
+def test_a_world_with_darkness_keeps_every_promise() -> None:
+    """gloomwell: agents spend about a third of their ticks in the dark, where masked entries may
+    take effect (acting blind) and are not held against the mask."""
+    report = audit(DARK_WORLD, ticks=150, states=12, seed=3)
+    assert report.ok, report.text()
+    assert report.states == 12 and report.resumed == 50
+
+
+def test_a_dark_safe_verb_that_reads_hidden_things_is_named() -> None:
+    """`peek` (test pack `groping`) claims `dark_safe` but lists itself while something is in
+    hand; `grope`, offered in the dark and listing itself only there, is fine."""
+    report = audit(DARK_WORLD, ticks=150, states=30, seed=1, rule_packs=[GROPING])
+    assert [(p.check, p.verb) for p in report.problems] == [(DARK, "peek")]
+    (problem,) = report.problems
+    assert "in the dark: 'peek' is" in problem.first and "once hands " in problem.first
+    assert "Peek" in problem.rule and GROPING in problem.rule
 
 
 def test_a_world_given_as_an_object_needs_the_other_process_left_out() -> None:

@@ -31,7 +31,10 @@ language agent reads, without paying for the vector. A text longer than `text_ma
 at its longest lines first (a crowded area's people list), so stats and neighbours stay. The mask
 is exact: with the other agents
 idle, an unmasked action always takes effect (`infos[a]["action_ok"]` True) and a masked one never
-would.
+would. In a world with darkness (`features.darkness`), an agent in an unlit area without a light in
+hand sees no hands, equipment, ground or people, in the text and in the vector (its last slot,
+`in_darkness`, is then 1); it is offered only wait, defend and unlocked paths, each of which takes
+effect, while a masked action may take effect too (acting blind; docs/world-format.md 9.1).
 
 ## Rewards
 A float per agent: the tick's RewardBreakdown weighted by `reward_weights` (default: the spec's

@@ -14,10 +14,13 @@ on its own where a verb is to blame:
   or positions.
 - **exact mask**: at sampled states, with the other agents waiting, each unmasked catalogue entry
   of one agent takes effect (`action_ok`) on a copy of the game, and a sample of masked ones does
-  not.
+  not (in the dark, `world.darkness`, masked ones may: they are tried for `raised` only).
 - **valid actions**: at the same states, a sample of the agent's listed commands take effect.
 - **raised**: no action tried on a copy, masked or not, makes a rule raise (in the env, that stops
   the game).
+- **hidden in the dark**: at the same states, when the agent is in the dark, its mask and list are
+  the same on a copy where everything darkness hides from it is changed (`audit.darkness`): a
+  `dark_safe` verb whose listing reads what the agent cannot see is named.
 - **replay**: a second env of the same configuration, given the same seeds and actions, has the
   same game state at every tick (no unseeded randomness).
 - **another process**: the walk played again in a new Python process, with other string hashes,
@@ -40,6 +43,7 @@ from agentodyssey_pz.audit.listings import compare_kept, masked_choice, try_stat
 from agentodyssey_pz.audit.processes import check_other_process
 from agentodyssey_pz.audit.report import (
     CHECKS,
+    DARK,
     KEPT,
     MASK,
     PROCESSES,
@@ -56,6 +60,7 @@ from agentodyssey_pz.errors import ConfigError
 
 __all__ = [
     "CHECKS",
+    "DARK",
     "KEPT",
     "MASK",
     "PROCESSES",

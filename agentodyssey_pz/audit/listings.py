@@ -11,12 +11,14 @@ from typing import Any
 
 import numpy as np
 
+from agentodyssey_pz.audit.darkness import check_hidden
 from agentodyssey_pz.audit.report import KEPT, MASK, RAISED, VALID, Findings
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.errors import RuleError, RulePackError
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.masks import MaskOptions, action_mask, resolve_entry, valid_actions
 from agentodyssey_pz.rules.parse import Command, command_text
+from agentodyssey_pz.world.darkness import in_darkness
 
 
 def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -72,7 +74,11 @@ def try_state(
     findings: Findings,
     tick: int,
 ) -> int:
-    """Try entries and listed commands of `agent` on copies of this state; the number tried."""
+    """Try entries and listed commands of `agent` on copies of this state; the number tried.
+
+    In the dark (`world.darkness`) the promise holds one way (docs/rule-packs.md, "Listings in
+    the dark"): unmasked entries must take effect, masked ones may (acting blind), so they are
+    tried only for the `raised` check."""
     try:
         frozen = pickle.dumps(game)
     except (pickle.PicklingError, TypeError, AttributeError) as exc:  # e.g. a lambda in a rule
@@ -83,6 +89,9 @@ def try_state(
     # What each verb reports in this state, to run an entry as the env would (a fresh listing).
     options: MaskOptions = {}
     action_mask(game, agent, catalogue, options=options)
+    dark = in_darkness(game.world, game.agents[agent])
+    if dark:
+        check_hidden(game, frozen, catalogue, agent, findings, tick)
     bound = [i for i in range(len(catalogue)) if i not in catalogue.unbound]
     on = [i for i in bound if mask[i]]
     off = [i for i in bound if not mask[i]]
@@ -96,7 +105,7 @@ def try_state(
         except RuleError as exc:
             findings.add(RAISED, entry.verb, f"tick {tick}, {agent}: entry {index}: {exc}")
             continue
-        if ok != bool(mask[index]):
+        if ok != bool(mask[index]) and (mask[index] or not dark):
             state = "unmasked but refused" if mask[index] else "masked but taken"
             findings.add(
                 MASK,

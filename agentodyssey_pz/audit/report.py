@@ -14,8 +14,9 @@ from agentodyssey_pz.evaluate.report import counted
 
 # The checks, in the order a report lists them.
 KEPT, MASK, VALID, RAISED = "kept listings", "exact mask", "valid actions", "raised"
+DARK = "hidden in the dark"
 REPLAY, PROCESSES, RESUME = "replay", "another process", "resume"
-CHECKS = (KEPT, MASK, VALID, RAISED, REPLAY, PROCESSES, RESUME)
+CHECKS = (KEPT, MASK, VALID, RAISED, DARK, REPLAY, PROCESSES, RESUME)
 
 
 @attrs.frozen

@@ -8,6 +8,11 @@ they appear; beyond those, and for tutorial rooms, there is no slot and they are
 Encoding is sparse: the buffer is zeroed and only what the agent can see is written, so the cost per
 agent grows with what is near it, not with the size of the world. Per-agent visited-area vectors are
 kept incrementally (visits only ever grow).
+
+A world with darkness (`features.darkness`) has one more segment, last, so every other offset is
+that of the same world without it: `in_darkness`, 1 while the agent cannot see (`world.darkness`).
+Then what darkness hides reads 0: the segments `HIDDEN_IN_DARK` and the `coins` stat (coins are
+counted in the hands and containers, all hidden) (docs/world-format.md 9.1).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 
 from agentodyssey_pz.observe.slots import SlotTable
 from agentodyssey_pz.world.agents import AgentState, carried_stores
+from agentodyssey_pz.world.darkness import in_darkness
 from agentodyssey_pz.world.graph import LOCKED, OWNER
 from agentodyssey_pz.world.schema import WorldDefinition
 
@@ -49,6 +55,20 @@ class Segment:
     def stop(self) -> int:
         return self.start + self.size
 
+
+# The segments that read 0 while an agent is in the dark: what it holds and wears (the inventory
+# is worn), the ground, the NPCs and the other agents.
+HIDDEN_IN_DARK = (
+    "ground",
+    "hands",
+    "equipped",
+    "inventory",
+    "npc_count",
+    "npc_health",
+    "npc_enemy",
+    "npc_fighting_me",
+    "agents_here",
+)
 
 SELF_FIELDS = (
     "hp_fraction",
@@ -100,6 +120,16 @@ class ObservationLayout:
             ("tutorial", 2, "tutorial progress (stage / 28), tutorial passed"),
             ("time", 2, "time of day as sin and cos"),
         ]
+        if definition.features.darkness is not None:
+            hidden = ", ".join(HIDDEN_IN_DARK)
+            spec.append(
+                (
+                    "in_darkness",
+                    1,
+                    "1 when I cannot see (an unlit area, no light in hand); then "
+                    f"{hidden} and the coins stat read 0",
+                )
+            )
         self.segments: list[Segment] = []
         start = 0
         for name, size, meaning in spec:
@@ -141,6 +171,7 @@ class VectorEncoder:
         self._npc_enemy, self._npc_fighting = at["npc_enemy"], at["npc_fighting_me"]
         self._agents_here, self._quest = at["agents_here"], at["quest"]
         self._tutorial, self._time = at["tutorial"], at["time"]
+        self._dark: int | None = at.get("in_darkness")  # None: a world without darkness
         self._n_areas = layout.areas.size
         self._visited: dict[str, tuple[dict[str, None], int, memoryview]] = {}
         self._slot: dict[str, int] = {}  # object id (definition or instance) -> slot, -1: none
@@ -187,7 +218,8 @@ class VectorEncoder:
         else:
             out.fill(0.0)
         view = memoryview(out)
-        self._self_stats(game, agent, view)
+        dark = self._dark is not None and in_darkness(world, agent)
+        self._self_stats(game, agent, view, dark)
         area_id = agent.area_id
         area = world.areas[area_id]
         i = lay.area_index.get(area_id)
@@ -208,13 +240,17 @@ class VectorEncoder:
         if world is not self._slot_world:  # a new episode or a restored state: new instance ids
             self._slot.clear()
             self._slot_world = world
-        self._counts(world, area.objects, view, self._ground)
-        self._counts(world, agent.hands, view, self._hands)
-        self._counts(world, agent.equipped, view, self._equipped)
-        if agent.inventory_id is not None:
-            self._counts(world, world.containers[agent.inventory_id].items, view, self._inventory)
-        self._npcs(world, agent, view)
-        view[self._agents_here] = (game.count_in(area_id) - 1) / self.n_others
+        if dark:  # what darkness hides stays 0 (`HIDDEN_IN_DARK`)
+            view[self._dark] = 1.0
+        else:
+            self._counts(world, area.objects, view, self._ground)
+            self._counts(world, agent.hands, view, self._hands)
+            self._counts(world, agent.equipped, view, self._equipped)
+            if agent.inventory_id is not None:
+                inventory = world.containers[agent.inventory_id].items
+                self._counts(world, inventory, view, self._inventory)
+            self._npcs(world, agent, view)
+            view[self._agents_here] = (game.count_in(area_id) - 1) / self.n_others
         self._progress(agent, view)
         sin, cos = self._time_of_day(game)
         view[self._time] = sin
@@ -230,11 +266,12 @@ class VectorEncoder:
             self._clock = (game.tick_index, (math.sin(angle), math.cos(angle)))
         return self._clock[1]
 
-    def _self_stats(self, game: Game, agent: AgentState, view: memoryview) -> None:
+    def _self_stats(self, game: Game, agent: AgentState, view: memoryview, dark: bool) -> None:
         world = game.world
         coin = world.currency_id
         coins = 0
-        if coin is not None:  # what a purchase can spend: hands, inventory, containers in hand
+        # What a purchase can spend: hands, inventory, containers in hand (none seen in the dark).
+        if coin is not None and not dark:
             for store in carried_stores(world, agent):
                 coins += store.get(coin, 0)
         # Clipped with comparisons rather than min() and max(), which cost 3.11 about 90 ns a

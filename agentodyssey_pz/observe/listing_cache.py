@@ -7,7 +7,10 @@ environment keeps, per agent, the reach it last saw (`world.agents.reach_key`) a
 listed in it; a different reach, or a different World (reset, resume), starts the agent afresh.
 Where reaches keep changing (crowded areas) the keys cost more than they save, and lookups pause.
 A valid-action list built right after the mask of the same state (text mode) takes the mask's answer
-(`again`) rather than building the key twice.
+(`again`) rather than building the key twice. In a world with darkness, what an agent is offered
+also depends on whether it can see (`world.darkness`): listings made in the dark are kept under a
+key of their own, so a reach seen in the light and then in the dark (a light dropped, or an area's
+light changed by a rule) is listed afresh.
 The listings are the very lists the rules returned: callers must not change them (`masks` copies
 the lists it hands out).
 """
@@ -48,6 +51,10 @@ class AgentListings:
 PROBE_CALLS = 512
 MIN_REUSE = 0.3
 PAUSE_CALLS = 4096
+
+
+# Marks the key of a reach seen in the dark.
+DARK = "dark"
 
 
 class ListingPhase:
@@ -102,10 +109,11 @@ class ListingCache:
         self._calls = self._reused = self._paused = 0
 
     def for_agent(
-        self, world: World, rules: dict[str, Any], agent: AgentState
+        self, world: World, rules: dict[str, Any], agent: AgentState, dark: bool = False
     ) -> AgentListings | None:
         """The agent's listings for its reach now (empty when the reach changed); None when its
-        reach has no key (`reach_key`) or lookups are paused: list afresh and keep nothing."""
+        reach has no key (`reach_key`) or lookups are paused: list afresh and keep nothing.
+        `dark`: whether the agent is in the dark (`world.darkness.in_darkness`)."""
         if world is not self._world or rules is not self._rules:
             self._by_agent.clear()
             self._handed.clear()
@@ -122,6 +130,8 @@ class ListingCache:
                     self._by_agent.clear()
                 self._calls = self._reused = 0
             key = reach_key(world, agent)
+            if dark and key is not None:  # a pair: never equal to a key of the light
+                key = (key, DARK)
             if key is None:
                 self._by_agent.pop(agent.id, None)
             else:
@@ -133,10 +143,12 @@ class ListingCache:
         self._handed[agent.id] = listings
         return listings
 
-    def again(self, world: World, rules: dict[str, Any], agent: AgentState) -> AgentListings | None:
+    def again(
+        self, world: World, rules: dict[str, Any], agent: AgentState, dark: bool = False
+    ) -> AgentListings | None:
         """What the last `for_agent` handed out for this agent, for a caller that knows nothing
         has changed since (the valid-action list built right after the mask of the same state):
         no key to build and compare. As `for_agent` when it has not been asked in this world."""
         if world is not self._world or rules is not self._rules or agent.id not in self._handed:
-            return self.for_agent(world, rules, agent)
+            return self.for_agent(world, rules, agent, dark)
         return self._handed[agent.id]

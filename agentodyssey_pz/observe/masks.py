@@ -1,8 +1,12 @@
-"""What an agent may do now: valid-action lists for language agents (and, later, action masks).
+"""What an agent may do now: valid-action lists for language agents, and action masks.
 
 Layer: observe. Every verb rule enumerates the parameters it would accept (`valid_params`), computed
 from the same state the rule reads, so a listed command is always accepted by the engine (with the
 other agents idle). Lists are built only when asked for.
+
+An agent in the dark (`world.darkness`) is offered only the verbs whose listings reveal nothing
+darkness hides (`offered_in_dark`); the others list nothing and their entries are masked, though
+typed they still work (docs/rule-packs.md, "Listings in the dark").
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from agentodyssey_pz.observe.listing_cache import AgentListings, ListingCache, l
 from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.parse import Command, command_text
+from agentodyssey_pz.world.darkness import in_darkness
 
 if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
@@ -78,6 +83,25 @@ def reuses_mask(rule_class: type) -> bool:
     return owner("valid_commands") in (promised, BaseActionRule)
 
 
+@functools.cache
+def offered_in_dark(rule_class: type) -> bool:
+    """Whether a verb is offered to an agent in the dark: it says so (`dark_safe`) in a class that
+    its listing methods (`mask_targets`, `valid_params`, `valid_commands`) are inherited from, so
+    a subclass that rewrites one of them below that class does not inherit the promise."""
+    if not getattr(rule_class, "dark_safe", False):
+        return False
+    mro = rule_class.__mro__
+
+    def owner(name: str) -> type:
+        return next(k for k in mro if name in vars(k))
+
+    promised = owner("dark_safe")
+    return all(
+        issubclass(promised, owner(name))
+        for name in ("mask_targets", "valid_params", "valid_commands")
+    )
+
+
 @functools.lru_cache(maxsize=64)  # rule sets are fixed per game: a handful per process
 def _verb_order(verb_ids: tuple[str, ...]) -> tuple[str, ...]:
     return in_order(verb_ids, VERB_ORDER)
@@ -91,15 +115,18 @@ def verbs_in_order(rules: dict) -> tuple[str, ...]:
 # (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
 # order: what the per-agent listing loops need, found once per rule set instead of per verb and
 # agent. The env keeps it in its `ListingCache`; callers without one (a command line, the audit's
-# fresh listings) build it per call, a few microseconds.
+# fresh listings) build it per call, a few microseconds. An agent in the dark is listed from the
+# plan of the verbs offered there (`dark=True`), so the loops ask nothing more per verb.
 ListingPlan = tuple[tuple[str, Any, str, bool], ...]
 
 
-def listing_plan(rules: dict, cache: ListingCache | None = None) -> ListingPlan:
-    """The rule set's listing plan: the env's own (`cache`), else built afresh."""
+def listing_plan(rules: dict, cache: ListingCache | None = None, dark: bool = False) -> ListingPlan:
+    """The rule set's listing plan (`dark`: of the verbs offered in the dark): the env's own
+    (`cache`), else built afresh."""
+    build = build_dark_listing_plan if dark else build_listing_plan
     if cache is not None:
-        return cache.plan("listing", rules, None, build_listing_plan)
-    return build_listing_plan(rules)
+        return cache.plan("dark listing" if dark else "listing", rules, None, build)
+    return build(rules)
 
 
 def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:
@@ -107,6 +134,10 @@ def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:
         (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))
         for verb_id in verbs_in_order(rules)
     )
+
+
+def build_dark_listing_plan(rules: dict, _: object = None) -> ListingPlan:
+    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1])))
 
 
 # (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds) per
@@ -120,6 +151,11 @@ def mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
         (verb, rules[verb], catalogue.slots[verb], lists_from_reach(type(rules[verb])))
         for verb in catalogue.verbs
     )
+
+
+def dark_mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
+    """`mask_plan` of the verbs offered in the dark."""
+    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1])))
 
 
 def valid_params_by_verb(
@@ -139,9 +175,11 @@ def valid_params_by_verb(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
+    world = game.world  # `in_darkness`, not even called in a world without darkness
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     out: ParamsByVerb = {}
-    for verb_id, rule, _, from_mask in listing_plan(rules, cache):
+    for verb_id, rule, _, from_mask in listing_plan(rules, cache, dark):
         cached = kept.params.get((verb_id, all_amounts)) if kept is not None else None
         if cached is not None:
             params_list = list(cached)
@@ -185,9 +223,11 @@ def valid_actions(
         }
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    kept = _kept_listings(cache, game, rules, agent, same_state=mask_options is not None)
+    world = game.world  # `in_darkness`, not even called in a world without darkness
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
-    for verb_id, rule, phrase, from_mask in listing_plan(rules, cache):
+    for verb_id, rule, phrase, from_mask in listing_plan(rules, cache, dark):
         cached = kept.commands.get(verb_id) if kept is not None else None
         if cached is not None:
             lines = list(cached)
@@ -215,15 +255,21 @@ def valid_actions(
 
 
 def _kept_listings(
-    cache: ListingCache | None, game: Game, rules: dict, agent: AgentState, *, same_state: bool
+    cache: ListingCache | None,
+    game: Game,
+    rules: dict,
+    agent: AgentState,
+    dark: bool,
+    *,
+    same_state: bool,
 ) -> AgentListings | None:
-    """The cache's listings for this agent; `same_state`: the caller also holds the mask of this
-    very state, whose lookup answered for it already."""
+    """The cache's listings for this agent (`dark`: whether it is in the dark); `same_state`: the
+    caller also holds the mask of this very state, whose lookup answered for it already."""
     if cache is None:
         return None
     if same_state:
-        return cache.again(game.world, rules, agent)
-    return cache.for_agent(game.world, rules, agent)
+        return cache.again(game.world, rules, agent, dark)
+    return cache.for_agent(game.world, rules, agent, dark)
 
 
 def _listing_context(
@@ -257,14 +303,16 @@ def action_mask(
         out.fill(0)
     view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
-    plan = (
-        cache.plan("mask", rules, catalogue, mask_plan)
-        if cache is not None
-        else mask_plan(rules, catalogue)
-    )
     agent = game.agents[agent_id]
+    world = game.world  # `in_darkness`, not even called in a world without darkness
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    build = dark_mask_plan if dark else mask_plan
+    if cache is not None:
+        plan = cache.plan("dark mask" if dark else "mask", rules, catalogue, build)
+    else:
+        plan = build(rules, catalogue)
     ctx = _listing_context(game, agent, cache)
-    kept = _kept_listings(cache, game, rules, agent, same_state=False)
+    kept = _kept_listings(cache, game, rules, agent, dark, same_state=False)
     kept_found = kept.found if kept is not None else None
     for verb, rule, slots, reach_only in plan:
         found = kept_found.get(verb) if reach_only and kept_found is not None else None
@@ -298,14 +346,18 @@ def resolve_entry(
 
     The parameters its verb reports first for the entry's target (from `options` when the mask of
     this very state filled it); if the entry is not possible now, its canonical form (definition
-    names), which the rule refuses with feedback."""
+    names), which the rule refuses with feedback. In the dark, a verb not offered there
+    (`offered_in_dark`) runs its canonical command, as if typed: it may work, and it tells the
+    agent nothing darkness hides (`options` of a mask made in the dark hold no such verb)."""
     entry = catalogue.entries[index]
     if options is not None:
         found = options.get(entry.verb, ())
     else:
-        found = game.engine.rules[entry.verb].mask_targets(
-            _listing_context(game, game.agents[agent_id], verb=entry.verb)
-        )
+        rule, agent = game.engine.rules[entry.verb], game.agents[agent_id]
+        if not offered_in_dark(type(rule)) and in_darkness(game.world, agent):
+            found = ()
+        else:
+            found = rule.mask_targets(_listing_context(game, agent, verb=entry.verb))
     for target, params in found:
         if target == entry.target:
             return Command(entry.verb, tuple(params))

@@ -4,6 +4,10 @@ Layer: observe. Elements and their order follow the spec: time, location, the ti
 what I hold, what I wear, what lies here, who is here (NPCs, then other agents), level, attack,
 defense, health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
 `Current Time:`, `Current Location:` and `Neighboring areas:` are fixed tokens agents may parse.
+
+An agent in the dark (`world.darkness`: an unlit area, no light in hand) sees no hands, equipment,
+ground or people: a fixed line (`TOO_DARK`) follows the feedback instead, and the rest is as usual
+(docs/world-format.md 9.1).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.darkness import in_darkness
 from agentodyssey_pz.world.world import World
 
 if TYPE_CHECKING:
@@ -21,6 +26,11 @@ INTRO = (
     "\nI wake on cold ground with no memory of arriving. A scrap of paper in my hand reads: "
     '"Look around. Pick things up. Make things. Go further than you think you can." '
     "As I finish reading, the words fade and the paper crumbles to ash.\n"
+)
+# In place of what I hold and wear, the ground and the people here, when I cannot see.
+TOO_DARK = (
+    "It is too dark here to see anything: what I hold, what I wear, what lies around or who is "
+    "near."
 )
 COMPLETION_BANNER = (
     "=== The main quest is complete: this world's story has been told. The game is won. ==="
@@ -84,13 +94,8 @@ def observation_text(
     """The observation lines for `agent` in the current state, with this tick's feedback.
     `item_lists`: an environment's memo of the lists it wrote before."""
     world = game.world
-    items = item_list if item_lists is None else item_lists.text
     area = world.areas[agent.area_id]
     place = world.places[area.place_id]
-    others = []  # plain loops, as in `people_list`
-    for other in game.agents_in(area.id):
-        if other.id != agent.id:
-            others.append(other)
     neighbors, areas = [], world.areas
     for neighbor in world.graph.visible_neighbors(area.id, agent.id):
         neighbors.append(areas[neighbor].name)
@@ -101,15 +106,28 @@ def observation_text(
         "",
     ]
     feedback = feedback.strip()
-    if feedback:
-        lines += [feedback, ""]
+    # `in_darkness`, not even called in a world without darkness (every agent, every tick).
+    if world.definition.features.darkness is not None and in_darkness(world, agent):
+        if feedback:
+            lines.append(feedback)
+        lines.append(TOO_DARK)
     else:
-        lines.append("")
+        if feedback:
+            lines += [feedback, ""]
+        else:
+            lines.append("")
+        items = item_list if item_lists is None else item_lists.text
+        others = []  # plain loops, as in `people_list`
+        for other in game.agents_in(area.id):
+            if other.id != agent.id:
+                others.append(other)
+        lines += [
+            f"I am holding: {items(world, agent.hands)}.",
+            f"I have equipped: {items(world, agent.equipped)}.",
+            f"On the ground here I see: {items(world, area.objects)}.",
+            f"Here with me: {people_list(world, area.id, agent.id, others)}.",
+        ]
     lines += [
-        f"I am holding: {items(world, agent.hands)}.",
-        f"I have equipped: {items(world, agent.equipped)}.",
-        f"On the ground here I see: {items(world, area.objects)}.",
-        f"Here with me: {people_list(world, area.id, agent.id, others)}.",
         "",
         f"My level is {agent.level}.",
         f"My attack is {agent.attack}.",

@@ -224,6 +224,12 @@ class BaseActionRule(ABC):
     # environment then reuses them while an agent's reach is unchanged. Only honoured when set in
     # the rule's own class, so a subclass that changes what its listings read does not inherit it.
     lists_from_reach: ClassVar[bool] = False
+    # True when this verb's listings reveal nothing that darkness hides (`world.darkness`): what
+    # an agent holds or wears, the ground, NPCs and other agents, or read it only outside the dark.
+    # Only such verbs are offered to an agent in the dark; every other verb lists nothing there
+    # (typed, it still works). Honoured while the class that sets it also owns the listing methods
+    # (`observe.masks.offered_in_dark`), so a subclass changing a listing does not inherit it.
+    dark_safe: ClassVar[bool] = False
     # Numbers a world may tune, with their defaults (`rules.settings`): each instance reads its
     # own `self.settings`, these updated with the world's `features.rule_settings`.
     settings: ClassVar[Mapping[str, Any]] = {}

@@ -154,7 +154,8 @@ def _action_rule_problem(cls: type[BaseActionRule]) -> str | None:
         return f"`aliases` must be a tuple of phrases, got {aliases!r}"
     if type(low) is not int or low < 0 or not (high is None or (type(high) is int and high >= low)):
         return f"need 0 <= `param_min` <= `param_max` (None: no limit), got {low!r} and {high!r}"
-    for promise in ("valid_params_from_mask", "lists_from_reach"):  # a typo'd string is truthy
+    # A typo'd string is truthy, so these must be real bools.
+    for promise in ("valid_params_from_mask", "lists_from_reach", "dark_safe"):
         if type(getattr(cls, promise)) is not bool:
             return f"`{promise}` must be True or False, got {getattr(cls, promise)!r}"
     shape = cls.catalogue

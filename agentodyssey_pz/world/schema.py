@@ -331,6 +331,7 @@ SCHEMA_CLASSES: tuple[type, ...] = (
     PlaceDef,
     SpawnDef,
     Initializations,
+    DarknessDef,
     Features,
     Connection,
     GraphDef,

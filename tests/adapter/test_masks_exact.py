@@ -1,5 +1,7 @@
 """The action mask is exact: with the other agents sending "wait", every unmasked index is taken
-(`infos[agent]["action_ok"]` True) and every masked one is refused (False).
+(`infos[agent]["action_ok"]` True) and every masked one is refused (False). For an agent in the
+dark (gloomwell, tests/data/worlds/gloomwell) the promise holds one way: unmasked indices are taken,
+masked ones may be too (acting blind; docs/rule-packs.md "Listings in the dark").
 
 States come from masked random walks of three agents on every bundled world, with the world's
 default tutorial setting (random agents work through much of the tutorial, which has them write
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,8 +34,10 @@ import agentodyssey_pz
 from agentodyssey_pz.engine.state import state_hash
 from agentodyssey_pz.observe.masks import resolve_entry
 from agentodyssey_pz.rules.base import IN_HAND
+from agentodyssey_pz.world.darkness import in_darkness
 
 WORLDS = bundled_worlds()
+DARK_WORLD = str(Path(__file__).resolve().parents[1] / "data" / "worlds" / "gloomwell")
 TUTORIAL = pytest.mark.parametrize(
     "tutorial", [None, False], ids=["default-tutorial", "no-tutorial"]
 )
@@ -50,7 +55,11 @@ def make_env(world: str, tutorial: bool | None):
 
 
 def seed_of(world: str, tutorial: bool | None) -> int:
-    return WORLDS.index(world) * 2 + (tutorial is None)
+    return (WORLDS.index(world) if world in WORLDS else len(WORLDS)) * 2 + (tutorial is None)
+
+
+def in_the_dark(env, actor: str) -> bool:
+    return in_darkness(env.game.world, env.game.agents[actor])
 
 
 def masked_sample(rng: np.random.Generator, mask: np.ndarray) -> list[int]:
@@ -110,39 +119,85 @@ def test_a_copied_game_continues_like_the_original(how: str) -> None:
 @TUTORIAL
 @pytest.mark.parametrize("world", WORLDS)
 def test_every_index_tried_through_the_env(world: str, tutorial: bool | None) -> None:
+    tried, wrong, blind = try_every_index(world, tutorial, FULL_PATH_STATES)
+    assert tried > FULL_PATH_STATES * MASKED_SAMPLE // 2
+    assert not wrong, f"{len(wrong)} wrong of {tried}: (tick, agent, action, mask) {wrong[:10]}"
+    assert blind == 0  # no darkness in the bundled worlds
+
+
+def test_every_index_tried_in_the_dark() -> None:
+    """gloomwell: unmasked indices are taken in the dark and in the light; masked ones are refused
+    in the light, and in the dark some are taken (acting blind)."""
+    tried, wrong, blind = try_every_index(DARK_WORLD, None, FULL_PATH_STATES)
+    assert tried > FULL_PATH_STATES * MASKED_SAMPLE // 2
+    assert not wrong, f"{len(wrong)} wrong of {tried}: (tick, agent, action, mask) {wrong[:10]}"
+    assert blind > 0
+
+
+def try_every_index(world: str, tutorial: bool | None, states: int) -> tuple[int, list, int]:
+    """At `states` states of a masked random walk, every unmasked index and a sample of masked
+    ones of one agent, each stepped through a restored copy of the env with the others waiting:
+    (indices tried, those that broke the promise, masked ones taken in the dark)."""
     env = make_env(world, tutorial)
     rng = np.random.default_rng(seed_of(world, tutorial))
     observations, _ = env.reset(seed=seed_of(world, tutorial))
     wrong = []
-    tried = 0
-    for state in range(FULL_PATH_STATES):
+    tried = blind = 0
+    for state in range(states):
         for _ in range(int(rng.integers(0, 6))):
             observations, *_ = env.step(random_actions(env, observations, rng))
         actor = env.possible_agents[state % AGENTS]
         mask = observations[actor]["action_mask"]
+        dark = in_the_dark(env, actor)
         indices = [int(i) for i in np.flatnonzero(mask)] + masked_sample(rng, mask)
         snap = snapshot(env)
         for index in indices:
             trial = restore(snap)
             infos = trial.step(others_wait(trial, actor, index))[4]
             tried += 1
-            if infos[actor]["action_ok"] != bool(mask[index]):
-                wrong.append(
-                    (env.game.tick_index, actor, env.action_name(actor, index), int(mask[index]))
-                )
-    assert tried > FULL_PATH_STATES * MASKED_SAMPLE // 2
-    assert not wrong, f"{len(wrong)} wrong of {tried}: (tick, agent, action, mask) {wrong[:10]}"
+            if infos[actor]["action_ok"] == bool(mask[index]):
+                continue
+            if dark and not mask[index]:
+                blind += 1
+                continue
+            wrong.append(
+                (env.game.tick_index, actor, env.action_name(actor, index), int(mask[index]))
+            )
+    return tried, wrong, blind
 
 
 # ---------------------------------------------------------------------------- broad sweep
 @TUTORIAL
 @pytest.mark.parametrize("world", WORLDS)
 def test_masks_hold_over_thousands_of_states(world: str, tutorial: bool | None) -> None:
+    env, unmasked_verbs, blind = sweep(world, tutorial)
+    assert blind == 0  # no darkness in the bundled worlds
+    if tutorial is False:
+        # The walks reach states where every verb is possible, except `buy` on some worlds (coins
+        # and a merchant's stock in one place: rare for random agents) and `write` (a writing
+        # tool and a writable in hand at once; the tutorial walks and
+        # test_write_and_container_in_hand_entries cover it).
+        assert set(env.catalogue.verbs) - unmasked_verbs <= {"buy", "write"}
+
+
+def test_masks_hold_over_thousands_of_states_in_the_dark() -> None:
+    _, unmasked_verbs, blind = sweep(DARK_WORLD, None)
+    assert blind > 0
+    assert {"enter", "pick_up", "drop", "attack", "craft", "equip"} <= unmasked_verbs
+
+
+def sweep(world: str, tutorial: bool | None) -> tuple[object, set[str], int]:
+    """At every state of a long masked random walk, one random unmasked index of one agent is
+    stepped through the env (the others waiting) and must be taken, and a sample of masked indices
+    run through the action rules alone (`harness.act`) must be refused, except in the dark, where
+    the first taken one ends the tries from that state. (env, verbs ever unmasked, masked indices
+    taken in the dark)."""
     env = make_env(world, tutorial)
     rng = np.random.default_rng(100 + seed_of(world, tutorial))
     observations, _ = env.reset(seed=100 + seed_of(world, tutorial))
     refused_but_unmasked, taken_but_masked = [], []
     unmasked_verbs: set[str] = set()
+    blind = 0
     for state in range(BROAD_STATES):
         if state % 2:  # every other tick everyone moves, for varied states
             observations, *_ = env.step(random_actions(env, observations, rng))
@@ -153,10 +208,16 @@ def test_masks_hold_over_thousands_of_states(world: str, tutorial: bool | None) 
                 env.catalogue.entries[i].verb for i in obs["action_mask"].nonzero()[0]
             )
         game = env.game
+        dark = in_the_dark(env, actor)
         before = state_hash(game) if state % HASH_EVERY == 0 else None
+        changed = False
         for index in masked_sample(rng, mask):
             result = act(game, actor, resolve_entry(game, actor, env.catalogue, index))
             if result.action_ok[actor]:
+                if dark:  # acting blind: allowed, but the state may have changed
+                    blind += 1
+                    before, changed = None, True
+                    break
                 taken_but_masked.append((game.tick_index, actor, env.action_name(actor, index)))
                 break  # the state may have changed: stop trying from it
         if taken_but_masked:
@@ -165,18 +226,16 @@ def test_masks_hold_over_thousands_of_states(world: str, tutorial: bool | None) 
             assert state_hash(game) == before, (
                 f"tick {game.tick_index}: a refused action changed state"
             )
+        if changed:  # the mask may no longer be this state's: observe afresh
+            observations, *_ = env.step(others_wait(env, actor, "wait"))
+            mask = observations[actor]["action_mask"]
         index = int(rng.choice(np.flatnonzero(mask)))
         observations, _, _, _, infos = env.step(others_wait(env, actor, index))
         if not infos[actor]["action_ok"]:
             refused_but_unmasked.append((game.tick_index, actor, env.action_name(actor, index)))
     assert not taken_but_masked, f"masked but taken: {taken_but_masked}"
     assert not refused_but_unmasked, f"unmasked but refused: {refused_but_unmasked[:10]}"
-    if tutorial is False:
-        # The walks reach states where every verb is possible, except `buy` on some worlds (coins
-        # and a merchant's stock in one place: rare for random agents) and `write` (a writing
-        # tool and a writable in hand at once; the tutorial walks and
-        # test_write_and_container_in_hand_entries cover it).
-        assert set(env.catalogue.verbs) - unmasked_verbs <= {"buy", "write"}
+    return env, unmasked_verbs, blind
 
 
 @pytest.mark.parametrize("world", WORLDS)

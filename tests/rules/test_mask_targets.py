@@ -20,6 +20,7 @@ from agentodyssey_pz.observe.listing_cache import ListingCache
 from agentodyssey_pz.observe.masks import (
     action_mask,
     listing_plan,
+    offered_in_dark,
     reuses_mask,
     valid_actions,
     valid_params_by_verb,
@@ -147,15 +148,56 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
     assert not reuses_mask(NewCommands)
 
 
+def test_a_subclass_rewriting_a_listing_is_not_offered_in_the_dark() -> None:
+    """`dark_safe` holds for a subclass that only changes what the verb does (a louder wait),
+    not for one that rewrites a listing method below the class that promised, unless it promises
+    again."""
+
+    class Calm(BaseActionRule):
+        name = verb = "calm"
+        dark_safe = True
+
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            return None
+
+    class Louder(Calm):
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            res.say(ctx.actor.id, "calm.loud", "I calmed down, loudly.")
+
+    class Listing(Calm):
+        def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
+            return [()] if ctx.actor.hands else []  # reads the hands
+
+    class Commands(Calm):
+        def valid_commands(self, ctx):  # type: ignore[no-untyped-def]
+            return ["calm"]
+
+    class Promised(Listing):
+        dark_safe = True
+
+    class Hidden(Calm):
+        dark_safe = False
+
+    assert offered_in_dark(Calm) and offered_in_dark(Louder) and offered_in_dark(Promised)
+    assert not offered_in_dark(Listing) and not offered_in_dark(Commands)
+    assert not offered_in_dark(Hidden)
+    assert not offered_in_dark(BaseActionRule)
+
+
 def test_the_listing_plan_follows_its_rule_set() -> None:
     """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase and mask
     promise; kept by an env's cache for the same dict, made afresh for another one or a changed
-    one (and without a cache, the same plan built per call)."""
+    one (and without a cache, the same plan built per call). The plan of the dark holds the verbs
+    offered there, in the same order."""
     rules = make_game().engine.rules
     cache = ListingCache()
     plan = listing_plan(rules, cache)
     assert [v for v, *_ in plan] == list(verbs_in_order(rules))
     assert all(r is rules[v] and p == r.verb and m == reuses_mask(type(r)) for v, r, p, m in plan)
+    dark = listing_plan(rules, cache, dark=True)
+    assert dark == tuple(p for p in plan if offered_in_dark(type(p[1])))
+    assert [v for v, *_ in dark] == ["enter", "defend", "wait"]
+    assert listing_plan(rules, cache, dark=True) is dark and listing_plan(rules, dark=True) == dark
     assert listing_plan(rules, cache) is plan
     assert listing_plan(rules) == plan
     copied = dict(rules)

@@ -81,6 +81,7 @@ def test_a_step_rule_priority_that_is_not_a_number_is_refused(
         (dig('    catalogue = "none"\n'), "`catalogue` must be a CatalogueShape"),
         (dig('    lists_from_reach = "no"\n'), "`lists_from_reach` must be True or False"),
         (dig("    valid_params_from_mask = 1\n"), "`valid_params_from_mask` must be True or False"),
+        (dig('    dark_safe = "yes"\n'), "`dark_safe` must be True or False"),
     ],
 )
 def test_malformed_action_rule_attributes_are_refused(

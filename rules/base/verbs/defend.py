@@ -17,6 +17,7 @@ class Defend(BaseActionRule):
     description = "Brace: attacks on me this turn deal a tenth of their damage."
     catalogue = CatalogueShape("none")
     lists_from_reach = True  # its listings read nothing at all
+    dark_safe = True  # so they reveal nothing in the dark either
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor

@@ -6,6 +6,10 @@ the path's key and only accepts `obj_key`; we honour the key the path names and 
 `obj_key` for paths locked without a key. As the spec recommends, nothing else opens a lock here:
 lockpicks are a pack feature (e.g. cinderdeep's `lockpick` verb). I cannot leave while an engaged
 enemy stands in this area.
+
+In the dark (`world.darkness`) the listings offer only what an agent that cannot see its hands or
+who is near knows will work: the unlocked paths, and nothing while it is engaged in a fight. Typed,
+`enter` works in the dark as in the light (a key in hand still opens a lock).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, remove_count
+from agentodyssey_pz.world.darkness import in_darkness
 from agentodyssey_pz.world.graph import KEY, LOCKED
 from agentodyssey_pz.world.world import World
 
@@ -65,6 +70,7 @@ class Enter(BaseActionRule):
     description = "Walk to a neighbouring area; a locked path needs its key in hand."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
+    dark_safe = True  # in the dark its listings read neither hands nor NPCs (`mask_targets`)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -116,13 +122,18 @@ class Enter(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         """Each reachable neighbour by name; its catalogue target is the area that name means
-        world-wide (`World.area_named`), as for any command naming an area."""
+        world-wide (`World.area_named`), as for any command naming an area. In the dark, only
+        unlocked paths (the key in hand is hidden) and nothing while engaged in a fight (whether
+        the foe still blocks the way is hidden): each of those works all the same."""
         agent, world = ctx.actor, ctx.world
-        if agent.combats and blocking_enemies(world, agent):
+        # Darkness is asked only where it matters (a fight, a lock): most calls never ask.
+        if agent.combats and (blocking_enemies(world, agent) or in_darkness(world, agent)):
             return []
         area_named = world.area_named
         out = []  # a plain loop: two or three neighbours, every agent, every tick
         for _, name, path in world.named_neighbors(agent.area_id, agent.id):
-            if not path[LOCKED] or opener_in_hand(agent, path[KEY]) is not None:
+            if not path[LOCKED] or (
+                opener_in_hand(agent, path[KEY]) is not None and not in_darkness(world, agent)
+            ):
                 out.append((area_named(name), (name,)))
         return out

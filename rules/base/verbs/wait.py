@@ -19,6 +19,7 @@ class Wait(BaseActionRule):
     description = "Do nothing for a turn; in a fight, recover all stamina."
     catalogue = CatalogueShape("none")
     lists_from_reach = True  # its listings read nothing at all
+    dark_safe = True  # so they reveal nothing in the dark either
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent = ctx.actor

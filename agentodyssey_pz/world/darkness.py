@@ -1,0 +1,41 @@
+"""Who sees in the dark: the darkness switch of a world (`features.darkness`).
+
+Layer: world core. In a world with darkness an agent cannot see while it stands in an area whose
+`light` is false and holds none of the world's light objects (`DarknessDef.light_objects`) in its
+hands: a light in the inventory, worn, inside a held container or on the ground does not count.
+What it then cannot see - what it holds and wears (the inventory with its contents), the ground,
+NPCs and other agents - is left out of its observations and of what it is offered to do
+(docs/world-format.md 9.1). Without the switch nobody is ever in the dark, whatever the areas'
+`light`.
+
+Asked for every agent at every observation, so it reads three fields and at most two hand entries.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentodyssey_pz.world.agents import AgentState
+    from agentodyssey_pz.world.world import World
+
+
+def has_darkness(world: World) -> bool:
+    """Whether light matters in this world at all (its definition has `features.darkness`)."""
+    return world.definition.features.darkness is not None
+
+
+def in_darkness(world: World, agent: AgentState) -> bool:
+    """Whether `agent` cannot see now: the world has darkness, its area is unlit and no light
+    object is in its hands (an instance counts by its definition)."""
+    darkness = world.definition.features.darkness
+    if darkness is None or world.areas[agent.area_id].light:
+        return False
+    lights = darkness.light_objects  # a tuple of a few ids
+    for oid in agent.hands:  # two hands at most
+        if oid in lights:
+            return False
+        found = world.find_def(oid)
+        if found is not None and found.id in lights:
+            return False
+    return True
