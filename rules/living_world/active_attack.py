@@ -45,7 +45,7 @@ def adjusted(chance: float, bag: dict[str, Any]) -> float:
     return min(1.0, max(0.0, chance))
 
 
-class ActiveAttack(BaseActiveAttack):  # type: ignore[misc]
+class ActiveAttack(BaseActiveAttack):
     name = "active_attack_step"
     priority = 6
     description = "Enemies may ambush agents in their area, at odds the time of day shifts."

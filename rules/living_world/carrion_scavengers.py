@@ -57,15 +57,14 @@ class CarrionScavengers(BaseStepRule):
             if event.type in DEATHS:
                 area_id = event.data.get("area_id")
                 if area_id is not None:
-                    interest[area_id] = min(INTEREST_CAP, interest.get(area_id, 0.0) + KILL_INTEREST)
+                    gained = interest.get(area_id, 0.0) + KILL_INTEREST
+                    interest[area_id] = min(INTEREST_CAP, gained)
                     touched[area_id] = step
         valued = Valued.of(world)
         for area in world.areas.values():
             area_id = area.id
             if any(valued[oid] for oid in area.objects):
-                interest[area_id] = min(
-                    INTEREST_CAP, interest.get(area_id, 0.0) + CARRION_INTEREST
-                )
+                interest[area_id] = min(INTEREST_CAP, interest.get(area_id, 0.0) + CARRION_INTEREST)
                 touched[area_id] = step
             elif area_id in interest:
                 del interest[area_id]

@@ -190,7 +190,7 @@ class KeepsStates:
     states: Mapping[str, Any] = {}
 
     def check_saved_state(self, world: World, agents: Any) -> list[str]:
-        problems = super().check_saved_state(world, agents)  # type: ignore[misc]
+        problems = super().check_saved_state(world, agents)
         for key, shape in self.states.items():
             problems += rule_state_problems(world, agents, key, None, shape)
         return problems

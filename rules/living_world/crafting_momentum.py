@@ -49,10 +49,10 @@ class CraftingMomentum(BaseStepRule):
                 continue
             here = agent.area_id
             last = agent.progress.get(STATE_KEY)
-            going_on = (
-                last is not None and last["last_step"] >= step - WINDOW and last["last_area"] == here
-            )
-            streak = last["streak"] + 1 if going_on and last is not None else 1
+            streak = 1
+            recent = last is not None and last["last_step"] >= step - WINDOW
+            if recent and last["last_area"] == here:
+                streak += last["streak"]
             if streak >= BONUS_FROM and world.currency_id is not None:
                 coins = total * game.rng.randint(*COINS_PER_UNIT)
                 drop_units(world, res, here, world.currency_id, coins, agent.id)
@@ -62,7 +62,6 @@ class CraftingMomentum(BaseStepRule):
                     f"Crafting streak of {streak}: {coins} "
                     f"{world.objects[world.currency_id].name} for keeping at it lie at my feet.",
                 )
-                res.emit(
-                    "craft_streak_bonus", agent.id, {"area_id": here, "streak": streak, "coins": coins}
-                )
+                bonus = {"area_id": here, "streak": streak, "coins": coins}
+                res.emit("craft_streak_bonus", agent.id, bonus)
             agent.progress[STATE_KEY] = {"last_step": step, "last_area": here, "streak": streak}

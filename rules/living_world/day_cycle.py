@@ -190,9 +190,8 @@ class DayCycle(KeepsStates, BaseStepRule):
                 "day_cycle.dawn_coins",
                 f"At first light I spot {amount} {coins} a merchant left lying here.",
             )
-            res.emit(
-                "dawn_coins_spawned", WORLD_AGENT, {"area_id": area.id, "amount": amount, "day": day}
-            )
+            paid_here = {"area_id": area.id, "amount": amount, "day": day}
+            res.emit("dawn_coins_spawned", WORLD_AGENT, paid_here)
 
     @staticmethod
     def evening_bonus(ctx: RuleContext, res: RuleResult) -> None:

@@ -48,8 +48,9 @@ class EnemyRespawn(BaseStepRule):
         low, high = self.settings["interval_min"], self.settings["interval_max"]
         state = world.auxiliary.get(STATE_KEY)
         if state is None:
+            first = step + rng.randint(low, high)
             state = world.auxiliary[STATE_KEY] = {
-                "interval_min": low, "interval_max": high, "next_step": step + rng.randint(low, high)
+                "interval_min": low, "interval_max": high, "next_step": first
             }  # fmt: skip
             return
         if step < state["next_step"]:

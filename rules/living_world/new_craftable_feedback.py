@@ -30,7 +30,7 @@ def ingredient_names(world: World, product_id: str) -> str:
     return f"{product.name} ({names})"
 
 
-class NewCraftableFeedback(BaseNewCraftableFeedback):  # type: ignore[misc]
+class NewCraftableFeedback(BaseNewCraftableFeedback):
     name = "new_craftable_feedback_step"
     priority = 5
     description = "Tell agents what a newly carried ingredient can be crafted into."

@@ -52,8 +52,9 @@ from .common import (
 
 STATE_KEY = "rumor_mill"
 TRIGGERS = frozenset(
-    {"npc_killed", "merchant_arrived", "path_unlocked", "time_period_changed", "quest_stage_advanced"}
-)
+    ("npc_killed", "merchant_arrived", "path_unlocked", "time_period_changed",
+     "quest_stage_advanced")
+)  # fmt: skip
 NOTE_CHANCE = 0.12
 PAPER = "obj_paper"
 PREFIX = "rumor: "
@@ -178,7 +179,7 @@ class RumorMill(BaseStepRule):
         step = game.tick_index
         for event in list(res.events):
             kind = event.type
-            if kind != "object_inspected" and kind != "object_dropped":  # noqa: PLR1714
+            if kind not in ("object_inspected", "object_dropped"):
                 continue
             note_id = event.data.get("obj_id")
             note = notes.get(note_id)

@@ -117,7 +117,7 @@ class Soundscape(BaseStepRule):
     settings = {"decay_factor": 1.0, "scout_chance": 0.03, "hush_after": 4}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
-        game, world = ctx.game, ctx.world
+        world = ctx.world
         state = soundscape_state(world)
         heard, silenced = self.listen(world, res)
         if self.update(world, res, state, heard, silenced):
@@ -241,4 +241,3 @@ class Soundscape(BaseStepRule):
             f"In the hush I notice something tucked away here: {named_counts(world, items)}.",
         )  # fmt: skip
         res.emit("hush_cache_spawned", WORLD_AGENT, {"area_id": area.id, "items": items})
-
