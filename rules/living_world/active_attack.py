@@ -63,10 +63,10 @@ class ActiveAttack(BaseActiveAttack):
         bag = ctx.world.auxiliary.get(BAG_KEY)
         if not bag:
             return chances, ENGAGED_CHANCE
-        return (
-            {level: adjusted(p, bag) for level, p in chances.items()},
-            adjusted(ENGAGED_CHANCE, bag),
-        )
+        turned = {}
+        for level, p in chances.items():  # a plain loop: a few levels, every tick
+            turned[level] = adjusted(p, bag)
+        return turned, adjusted(ENGAGED_CHANCE, bag)
 
     def hit_damage(self, ctx: RuleContext, attack_power: int, defense: int) -> int:
         bag = ctx.world.auxiliary.get(BAG_KEY) or BAG_DEFAULTS

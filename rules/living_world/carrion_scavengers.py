@@ -63,7 +63,12 @@ class CarrionScavengers(BaseStepRule):
         valued = Valued.of(world)
         for area in world.areas.values():
             area_id = area.id
-            if any(valued[oid] for oid in area.objects):
+            worth = False
+            for oid in area.objects:  # a plain loop: every ground, every tick
+                if valued[oid]:
+                    worth = True
+                    break
+            if worth:
                 interest[area_id] = min(INTEREST_CAP, interest.get(area_id, 0.0) + CARRION_INTEREST)
                 touched[area_id] = step
             elif area_id in interest:

@@ -61,6 +61,8 @@ class FoodRespawn(BaseStepRule):
         if not grown:
             return
         for area_id, foods in grown.items():
+            if not game.count_in(area_id):
+                continue  # the line is worded only for someone to read
             tell_area(
                 game, res, area_id, "food.respawned", f"Fresh food has turned up here: "
                 f"{named_counts(world, foods)}."

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.packs import bundled_step_rule
-from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.world import World
 
 BaseNewCraftableFeedback: Any = bundled_step_rule("base", "new_craftable_feedback_step")
@@ -40,6 +38,10 @@ class NewCraftableFeedback(BaseNewCraftableFeedback):
             return super().uses_text(world, products, show_recipes)
         return ", ".join(ingredient_names(world, p) for p in products)
 
-    def report(self, agent: AgentState, new: list[str], lines: list[str], res: RuleResult) -> None:
-        if lines:
-            super().report(agent, new, lines, res)
+    def reports(self, world: World, fresh: set[str]) -> bool:
+        """Only new items among which some ingredient is: those make a line."""
+        products = world.products_of
+        for did in fresh:  # noqa: SIM110 - a plain loop: every agent, every tick
+            if did in products:
+                return True
+        return False

@@ -159,18 +159,26 @@ class Soundscape(BaseStepRule):
         """Step 2 for every area; True when areas have gone since (their entries must go)."""
         noise, quiet = state["noise"], state["quiet_steps"]
         factor = self.settings["decay_factor"]
-        for area_id in world.areas:
-            before = noise.get(area_id, 0.0)
-            now = before * factor + heard.get(area_id, 0.0)
-            if area_id in silenced:
+        noise_of, gain_of, quiet_of = noise.get, heard.get, quiet.get
+        for area_id in world.areas:  # comparisons rather than min/max/abs: every area, every tick
+            before = noise_of(area_id, 0.0)
+            now = before * factor
+            gain = gain_of(area_id)
+            if gain is not None:
+                now += gain
+            if silenced and area_id in silenced:
                 now = 0.0
-            now = min(NOISE_CAP, max(0.0, now))
+            if now > NOISE_CAP:
+                now = NOISE_CAP
+            elif now < 0.0:
+                now = 0.0
             noise[area_id] = now
-            if abs(now - before) > QUIET_EPSILON:
+            change = now - before
+            if change > QUIET_EPSILON or change < -QUIET_EPSILON:
                 res.emit(
                     "area_noise_changed", WORLD_AGENT, {"area_id": area_id, "noise": round(now, 2)}
                 )
-            quiet[area_id] = quiet.get(area_id, 0) + 1 if now <= QUIET_EPSILON else 0
+            quiet[area_id] = quiet_of(area_id, 0) + 1 if now <= QUIET_EPSILON else 0
         return len(noise) != len(world.areas)
 
     def effects(
@@ -183,18 +191,20 @@ class Soundscape(BaseStepRule):
         hush_after, scout_chance = self.settings["hush_after"], self.settings["scout_chance"]
         random, count_in = game.rng.random, game.count_in
         loud_heard = hush_heard = False
-        for area in list(world.areas.values()):
+        for area in world.areas.values():  # scouts and caches add NPCs and objects, not areas
             area_id = area.id
             if area.place_id == tutorial:
                 continue
             now = noise[area_id]
             loud = loud_flags[area_id] = now >= LOUD_AT
             if loud:
-                loud_heard = loud_heard or count_in(area_id) > 0
+                if not loud_heard:
+                    loud_heard = count_in(area_id) > 0
                 if random() < scout_chance:
                     self.send_scout(ctx, res, area)
             elif now <= QUIET_EPSILON and quiet[area_id] >= hush_after:
-                hush_heard = hush_heard or count_in(area_id) > 0
+                if not hush_heard:
+                    hush_heard = count_in(area_id) > 0
                 if not phase and random() < HUSH_CACHE_CHANCE:
                     self.hush_cache(ctx, res, area)
                     quiet[area_id] = 0
@@ -210,7 +220,7 @@ class Soundscape(BaseStepRule):
 
     @staticmethod
     def send_scout(ctx: RuleContext, res: RuleResult, area: Area) -> None:
-        proto = first_roaming_enemy(ctx.world)
+        proto = derived(ctx.world, first_roaming_enemy)
         if proto is None:
             return
         scout = new_npc(ctx.game, proto, area.level, area.id)
@@ -236,8 +246,9 @@ class Soundscape(BaseStepRule):
             return
         drop_units(world, res, area.id, found, 1)
         items = {found: 1}
-        tell_area(
-            ctx.game, res, area.id, "soundscape.hush_cache",
-            f"In the hush I notice something tucked away here: {named_counts(world, items)}.",
-        )  # fmt: skip
+        if ctx.game.count_in(area.id):  # the line is worded only for someone to read
+            tell_area(
+                ctx.game, res, area.id, "soundscape.hush_cache",
+                f"In the hush I notice something tucked away here: {named_counts(world, items)}.",
+            )  # fmt: skip
         res.emit("hush_cache_spawned", WORLD_AGENT, {"area_id": area.id, "items": items})

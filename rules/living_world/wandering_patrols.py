@@ -46,14 +46,8 @@ def trade_goods(world: World) -> list[str]:
     return [o.id for o in world.objects.values() if not o.quest]
 
 
-def may_wander(world: World, npc: Npc) -> bool:
-    """Wandering by nature (fights aside): a roaming enemy or a travelling merchant."""
-    if npc.unique or npc.quest or npc.owner is not None:
-        return False
-    if not (npc.enemy or npc.role == MERCHANT_ROLE):
-        return False
-    proto = world.npc_protos.get(npc.def_id)
-    return proto is None or not proto.quest
+def quest_prototypes(world: World) -> frozenset[str]:
+    return frozenset(p.id for p in world.npc_protos.values() if p.quest)
 
 
 def crowd(world: World, area_id: str) -> int:
@@ -78,12 +72,19 @@ class WanderingPatrols(BaseStepRule):
         moves: list[tuple[Npc, str, str]] = []
         crowds: dict[str, int] = {}
         npcs, areas = world.npcs, world.areas
+        quest_protos = derived(world, quest_prototypes)
         for area in areas.values():
             if area.place_id == tutorial or not area.npcs:
                 continue
             for npc_id in area.npcs:
                 npc = npcs[npc_id]
-                if not may_wander(world, npc):
+                # Wanderers by nature: roaming enemies and travelling merchants, nobody's own NPC,
+                # no quest NPC (nor one of a quest prototype). Inline: every NPC, every tick.
+                if npc.unique or npc.quest or npc.owner is not None:
+                    continue
+                if not npc.enemy and npc.role != MERCHANT_ROLE:
+                    continue
+                if npc.def_id in quest_protos:
                     continue
                 if fighting is None:  # who fights whom, worked out once a tick, when needed
                     fighting = {n for agent in game.agents.values() for n in agent.combats}
@@ -127,10 +128,11 @@ class WanderingPatrols(BaseStepRule):
                 units = rng.randint(*RESTOCK_UNITS)
                 stock[good] = stock.get(good, 0) + units
                 restocked[good] = restocked.get(good, 0) + units
-            tell_area(
-                game, res, destination, "patrol.merchant",
-                f"{npc.name} arrives with fresh stock: {named_counts(world, restocked)}.",
-            )  # fmt: skip
+            if game.count_in(destination):  # the line is worded only for someone to read
+                tell_area(
+                    game, res, destination, "patrol.merchant",
+                    f"{npc.name} arrives with fresh stock: {named_counts(world, restocked)}.",
+                )  # fmt: skip
             res.emit(
                 "merchant_arrived",
                 WORLD_AGENT,

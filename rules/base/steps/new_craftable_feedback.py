@@ -11,7 +11,7 @@ reference's order comes from sets). The rule runs per agent once that agent has 
 (the reference waits until every agent has), and not while it stands in the tutorial room.
 
 Packs that word the lines or report otherwise (the bundled `living_world`) subclass this rule
-(same name) and override `lines`, `uses_text` or `report`.
+(same name) and override `reports`, `lines`, `uses_text` or `report`.
 """
 
 from __future__ import annotations
@@ -58,10 +58,15 @@ class NewCraftableFeedback(BaseStepRule):
                         did = def_of(oid).id
                         if did not in acquired:
                             fresh.add(did)
-            if not fresh:
+            if not fresh or not self.reports(world, fresh):
                 continue
             new = sorted(fresh)
             self.report(agent, new, self.lines(world, new, show_recipes), res)
+
+    def reports(self, world: World, fresh: set[str]) -> bool:
+        """Whether these newly carried definition ids are reported (and recorded) at all: always,
+        in the base pack."""
+        return True
 
     def lines(self, world: World, new: list[str], show_recipes: bool) -> list[str]:
         """One line per new ingredient (definition ids, sorted), naming what it can make."""
