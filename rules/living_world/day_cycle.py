@@ -201,9 +201,10 @@ class DayCycle(KeepsStates, BaseStepRule):
                 continue
             if random() >= EVENING_BONUS_CHANCE:
                 continue
-            obj_id, area_id = world.def_of(event.data["obj_id"]).id, event.data["area_id"]
-            if area_id not in world.areas:
-                continue
+            made, area_id = world.find_def(event.data.get("obj_id", "")), event.data.get("area_id")
+            if made is None or area_id not in world.areas:
+                continue  # (not from a craft this world knows: nothing to add)
+            obj_id = made.id
             crafter = event.agent_id or WORLD_AGENT
             drop_units(world, res, area_id, obj_id, 1, crafter)
             res.say(
