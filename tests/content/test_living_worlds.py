@@ -20,6 +20,7 @@ from living_helper import LIVING, living_definition, stage
 
 from agentodyssey_pz.audit import audit
 from agentodyssey_pz.engine.game import Game
+from agentodyssey_pz.errors import CheckpointError
 from agentodyssey_pz.resources import rules_dir
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.schema import WorldDefinition, definition_to_dict
@@ -99,6 +100,32 @@ def test_a_saved_game_goes_on_exactly(tmp_path: Path) -> None:
         loaded.tick(actions)
     assert state_of(loaded) == state_of(game)
     assert "modifier_bag" in game.world.auxiliary
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("modifier_bag", {"ambush_prob_override": "often"}, "modifier_bag.ambush_prob_override"),
+        ("soundscape", {"noise": {}}, "soundscape.quiet_steps: missing"),
+        ("rumor_mill", {"notes": {"obj_paper_9": {"born_step": 1}}}, "notes.obj_paper_9.lifetime"),
+        ("day_cycle_info", {"day": 1}, "day_cycle_info.hour: missing"),
+    ],
+)
+def test_an_edited_save_with_bad_pack_state_is_refused(
+    key: str, value: Any, problem: str, tmp_path: Path
+) -> None:
+    game = Game(LIVING, 1)
+    game.reset(3)
+    for _ in range(5):
+        game.tick({"agent_0": "wait"})
+    path = tmp_path / "state.json"
+    game.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.pop("sha256")  # edited on purpose: no digest to match
+    data["state"]["world"]["auxiliary"][key] = value
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CheckpointError, match=re.escape(problem)):
+        Game.load(path)
 
 
 def random_command(game: Game, agent_id: str, rng: random.Random) -> str:
