@@ -41,6 +41,9 @@ class GameView(Protocol):
     def agents_in(self, area_id: str) -> Iterable[AgentState]:
         """Agents standing in an area, in agent order; O(agents there)."""
 
+    def count_in(self, area_id: str) -> int:
+        """How many agents stand in an area; O(1)."""
+
     def is_enabled(self, custom_event: str) -> bool:
         """Whether an optional rule set (main_quest, side_quest, tutorial) is on for this game."""
 

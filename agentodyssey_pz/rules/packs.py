@@ -30,6 +30,7 @@ from pathlib import Path
 import attrs
 
 from agentodyssey_pz.errors import RulePackError
+from agentodyssey_pz.resources import rules_dir
 from agentodyssey_pz.rules.base import (
     BaseActionRule,
     BaseInitRule,
@@ -216,6 +217,24 @@ def load_pack(path: str | Path) -> RulePack:
         namespace=namespace,
         digest=digest,
     )
+
+
+def bundled_pack(name: str) -> RulePack:
+    """A pack bundled with the package, by its folder name (`base`, `living_world` ...), as games
+    load it: the very classes a game runs, so a pack can subclass a bundled rule (packs may not
+    import `agentodyssey_pz.resources`, and bundled packs are never importable by module name)."""
+    if not name.isidentifier():
+        raise RulePackError(f"bundled rule pack {name!r}: a pack's folder name, not a path")
+    return load_pack(rules_dir() / name)
+
+
+def bundled_step_rule(pack: str, rule_name: str) -> type[BaseStepRule]:
+    """The class of a bundled pack's step rule, by its `name`, to subclass: a subclass defined in
+    another pack with the same `name` replaces it in games that load both."""
+    for rule in bundled_pack(pack).step_rules:
+        if rule.name == rule_name:
+            return rule
+    raise RulePackError(f"bundled rule pack {pack!r} has no step rule {rule_name!r}")
 
 
 def _check_unique(root: Path, names: list[str], kind: str) -> None:

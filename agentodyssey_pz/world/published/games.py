@@ -79,6 +79,17 @@ GAMES: dict[str, GameSpec] = {
             synthesis="mark",
             main_quest=True,
             rule_packs=("scavenging", "living_world"),
+            # mark's numbers for the living world's rules (docs/rule-packs.md "living_world").
+            rule_settings={
+                "active_attack_step": {"min_probability": 0.10, "max_probability": 0.30},
+                "day_cycle_step": {"dangerous_night_additive": 0.15},
+                "enemy_respawn_step": {"interval_min": 35, "interval_max": 50},
+                "soundscape_pressure_step": {
+                    "decay_factor": 1.5,
+                    "scout_chance": 0.01,
+                    "hush_after": 2,
+                },
+            },
             darkness=True,
         ),
         GameSpec("metropolis", "generated/metropolis", missing=(PART_TWO,)),

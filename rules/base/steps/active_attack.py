@@ -5,6 +5,9 @@ from 5% at level 1 to 15% at the world's highest level, and drops to 2.5% while 
 fight. An NPC ambushes at most one agent per tick and never an agent it is fighting in rhythm. The
 rule also ends every agent's `defend` (it lasts one tick). Randomness: one `rng.random()` per
 (agent, candidate NPC), agents in order, NPCs in arrival order, as the reference draws them.
+
+Packs that change the odds or the damage (the bundled `living_world`) subclass this rule (same
+name) and override `level_chances`, `odds` and `hit_damage`; the ambush itself stays here.
 """
 
 from __future__ import annotations
@@ -51,14 +54,26 @@ class ActiveAttack(BaseStepRule):
         areas = world.areas
         key = (len(areas), next(reversed(areas), None))
         if world is not self._chances_world or key != self._chances_key:
-            self._chances = ambush_chances({a.level for a in areas.values()})
+            self._chances = self.level_chances({a.level for a in areas.values()})
             self._chances_world, self._chances_key = world, key
         return self._chances
+
+    def level_chances(self, levels: set[int]) -> dict[int, float]:
+        """The chance per area level, given every level the world's areas have."""
+        return ambush_chances(levels)
+
+    def odds(self, ctx: RuleContext) -> tuple[dict[int, float], float]:
+        """This tick's chances: per area level, and while the agent fights in rhythm."""
+        return self.chances(ctx.world), ENGAGED_CHANCE
+
+    def hit_damage(self, ctx: RuleContext, attack_power: int, defense: int) -> int:
+        """What one ambush takes from an agent that is not defending."""
+        return max(0, attack_power // 2 - defense)
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
         agents = game.agents
-        chances = self.chances(world)
+        chances, engaged_chance = self.odds(ctx)
         random = game.rng.random
         npcs = world.npcs
         enemies: dict[str, list[str]] = {}  # area -> enemies that have not ambushed yet this tick
@@ -75,7 +90,7 @@ class ActiveAttack(BaseStepRule):
             if not waiting:
                 continue
             engaged = agent.combats
-            chance = ENGAGED_CHANCE if engaged else chances[world.areas[area_id].level]
+            chance = engaged_chance if engaged else chances[world.areas[area_id].level]
             for npc_id in tuple(waiting):
                 if npc_id in engaged:
                     continue  # an NPC in rhythm combat with this agent does not ambush it
@@ -84,7 +99,7 @@ class ActiveAttack(BaseStepRule):
                     continue  # another agent's personal boss never acts on this agent (no draw)
                 if random() > chance:
                     continue
-                damage = max(0, npc.attack_power // 2 - agent.defense)
+                damage = self.hit_damage(ctx, npc.attack_power, agent.defense)
                 if agent.defending:
                     damage = int(damage * DEFEND_FACTOR)
                 agent.hp -= damage

@@ -9,13 +9,16 @@ when something is new (the reference emits an empty line and an empty event ever
 per ingredient, ingredients sorted by definition id and products in definition order (the
 reference's order comes from sets). The rule runs per agent once that agent has passed the tutorial
 (the reference waits until every agent has), and not while it stands in the tutorial room.
+
+Packs that word the lines or report otherwise (the bundled `living_world`) subclass this rule
+(same name) and override `reports`, `lines`, `uses_text` or `report`.
 """
 
 from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import carried_stores
+from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.world import World
 
 KEY = "new_craftable.uses"  # feedback key of the one line per new ingredient
@@ -55,18 +58,37 @@ class NewCraftableFeedback(BaseStepRule):
                         did = def_of(oid).id
                         if did not in acquired:
                             fresh.add(did)
-            if not fresh:
+            if not fresh or not self.reports(world, fresh):
                 continue
             new = sorted(fresh)
-            for did in new:
-                acquired[did] = None
-                products = world.products_of.get(did)
-                if not products:
-                    continue
-                if show_recipes:
-                    uses = ", ".join(recipe_text(world, p) for p in products)
-                else:
-                    uses = ", ".join(world.objects[p].name for p in products)
-                name = world.objects[did].name
-                res.say(agent.id, KEY, f"I have a new item, {name}. It can make: {uses}.")
-            res.emit("new_crafting_recipe_seen", agent.id, {"object_ids": new})
+            self.report(agent, new, self.lines(world, new, show_recipes), res)
+
+    def reports(self, world: World, fresh: set[str]) -> bool:
+        """Whether these newly carried definition ids are reported (and recorded) at all: always,
+        in the base pack."""
+        return True
+
+    def lines(self, world: World, new: list[str], show_recipes: bool) -> list[str]:
+        """One line per new ingredient (definition ids, sorted), naming what it can make."""
+        out = []
+        for did in new:
+            products = world.products_of.get(did)
+            if products:
+                uses = self.uses_text(world, products, show_recipes)
+                out.append(f"I have a new item, {world.objects[did].name}. It can make: {uses}.")
+        return out
+
+    def uses_text(self, world: World, products: list[str], show_recipes: bool) -> str:
+        """The products an ingredient makes: full recipes, or only their names."""
+        if show_recipes:
+            return ", ".join(recipe_text(world, p) for p in products)
+        return ", ".join(world.objects[p].name for p in products)
+
+    def report(self, agent: AgentState, new: list[str], lines: list[str], res: RuleResult) -> None:
+        """Every new definition id counts as acquired; the lines and the event go to the agent."""
+        acquired = agent.acquired
+        for did in new:
+            acquired[did] = None
+        for line in lines:
+            res.say(agent.id, KEY, line)
+        res.emit("new_crafting_recipe_seen", agent.id, {"object_ids": new})
