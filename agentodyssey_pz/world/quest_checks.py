@@ -14,6 +14,7 @@ from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.world.quest_records import (
     AREA_LIST_KINDS,
     CONDITION_KINDS,
+    LIGHT_OBJECT,
     OBJECT_VARIABLE_KINDS,
     TEXT_MATCHES,
     VARIABLE,
@@ -210,6 +211,14 @@ def check_condition(cond: Condition, scope: QuestScope, path: str, problems: Pro
     for name, value in cond.params.items():
         if name in required | optional:
             _check_param(cond.kind, name, value, scope, f"{path}.{name}", problems)
+    if (
+        cond.kind == "lit_dark_areas"
+        and "light_object" not in cond.params
+        and LIGHT_OBJECT not in scope.objects
+    ):
+        problems.error(
+            f"{path}.light_object", f"no light_object given, and the world has no {LIGHT_OBJECT}"
+        )
     if "carrying_where" in cond.params and "carrying_text" not in cond.params:
         problems.error(f"{path}.carrying_where", "'carrying_where' goes with 'carrying_text'")
     for i, nested in enumerate(cond.conditions):
