@@ -29,13 +29,16 @@ def base_stats(state: dict[str, Any], npc: Npc) -> tuple[int, int]:
 
 
 def reset_after_defeat(boss: BossDef, npc: Npc, state: dict[str, Any]) -> None:
-    """The boss beat an agent: back to its current maximum (`max`), to the health it was created
-    with by its stage's `spawn_boss` (`stage_start`, never above its maximum), or left (`never`)."""
+    """The boss beat an agent: back to its current maximum (`max`), to the health it had when its
+    stage first became active (`stage_start`: noted by the main quest when a stage with
+    `spawn_boss` in `on_start` starts; else the health it was created with; never above its
+    maximum), or left as it is (`never`)."""
     mode = boss.reset_hp_on_defeat
     if mode == "max":
         npc.hp = npc.max_hp
     elif mode == "stage_start":
-        npc.hp = min(base_stats(state, npc)[0], npc.max_hp)
+        start = state.get("boss_start_hp", {}).get(npc.id, base_stats(state, npc)[0])
+        npc.hp = min(start, npc.max_hp)
 
 
 def refresh_boss(

@@ -64,6 +64,7 @@ STATE_SHAPE = Record(
     {
         "boss_base": MapOf(Pair(int, int)),
         "boss_kept": MapOf(ListOf(int)),  # boss instance -> its `once` modifiers that applied
+        "boss_start_hp": MapOf(int),  # boss instance -> health at its stage's start
         "shared_bosses": MapOf(str),  # boss key -> the one instance of a shared boss
         "defeated": MapOf(bool),  # shared boss key -> beaten by anyone
         **SHARED_RECORDS,
@@ -341,7 +342,7 @@ class QuestRun:
         self.restart_reminders()
         if index < len(chapter.stages):
             stage = chapter.stages[index]
-            self.run_effects(stage.on_start)
+            self.run_effects(stage.on_start, starting=True)
             self.guide().dialogue = self.objective_text(stage)
 
     def objective_text(self, stage: StageDef, scope: QuestScope | None = None) -> str:
@@ -415,7 +416,7 @@ class QuestRun:
         if new:
             self.restart_reminders()
         for stage in new:
-            self.run_effects(stage.on_start)
+            self.run_effects(stage.on_start, starting=True)
             if announce and stage.has_conditions:
                 self.say("quest.new_goal", f"New goal: {stage.objective}")  # rendered by say()
         # The list's texts are written one after another, in one state: one scope for them all.
@@ -495,10 +496,13 @@ class QuestRun:
         )
 
     # ---------------------------------------------------------------- effects and bosses
-    def run_effects(self, effects: tuple[Effect, ...]) -> None:
+    def run_effects(self, effects: tuple[Effect, ...], *, starting: bool = False) -> None:
+        """`starting`: the effects of a stage becoming active (`on_start`)."""
         for effect in effects:
             if effect.spawn_boss is not None:
                 self.ensure_boss(effect.spawn_boss)
+                if starting:
+                    self.note_stage_start(effect.spawn_boss)
             elif effect.give:
                 self.give(
                     {
@@ -547,6 +551,17 @@ class QuestRun:
         bosses[key] = npc.id
         self.state["boss_owner"][npc.id] = [self.agent.id, key]
         self.state.setdefault("boss_base", {})[npc.id] = [npc.max_hp, npc.attack_power]
+
+    def note_stage_start(self, key: str) -> None:
+        """A boss that resets to its health at its stage's start: the health it has the first
+        time a stage spawning it in `on_start` becomes active (for anyone, if it is shared)."""
+        boss = self.quest.bosses[key]
+        if boss.reset_hp_on_defeat != "stage_start":
+            return
+        owned = self.state.get("shared_bosses", {}) if boss.shared else self.progress["bosses"]
+        npc = self.world.npcs.get(owned.get(key, ""))
+        if npc is not None and npc.hp > 0:
+            self.state.setdefault("boss_start_hp", {}).setdefault(npc.id, npc.hp)
 
     def ensure_shared_boss(self, key: str) -> None:
         """The one instance of a shared boss, made once: not while it exists (dead or alive), not
