@@ -76,6 +76,7 @@ def quest_data(
     guide: dict[str, Any] | None = None,
     chapters: list[dict[str, Any]] | None = None,
     objects: list[dict[str, Any]] | None = None,
+    undistributable: list[str] | None = None,
 ) -> dict[str, Any]:
     """A main quest section: one chapter of `stages` (a last stage that never completes added,
     with `quest_complete`), unless `chapters` are given."""
@@ -87,6 +88,7 @@ def quest_data(
         "guide": guide or GUIDE,
         "npcs": NPCS + (npcs or []),
         "objects": objects or [],
+        "undistributable": undistributable or [],
         "setup": setup or [],
         "bosses": bosses or {},
         "chapters": chapters,
