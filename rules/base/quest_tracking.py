@@ -42,10 +42,7 @@ class QuestNeeds:
     talk_npcs: tuple[str, ...] = ()  # talked_to: the NPC references
     bought_npcs: tuple[str, ...] = ()  # bought_from
     dead_npcs: tuple[str, ...] = ()  # npc_dead
-
-    @property
-    def per_agent(self) -> bool:
-        return self.kills or bool(self.light_objects or self.talk_npcs or self.bought_npcs)
+    per_agent: bool = False  # any of the agents' own records (asked for every agent every tick)
 
 
 def _walk(conditions: Iterable[Condition]) -> Iterable[Condition]:
@@ -80,6 +77,7 @@ def needs_of(quest: MainQuestDef) -> QuestNeeds:
         tuple(found["talk"]),
         tuple(found["bought"]),
         tuple(found["dead"]),
+        per_agent=kills or bool(found["light"] or found["talk"] or found["bought"]),
     )
 
 
