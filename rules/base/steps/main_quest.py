@@ -252,11 +252,13 @@ class QuestRun:
     def advance(self) -> None:
         if not self.progress:
             self.begin()
-            self.record()  # what the quest looks back on counts from this tick
+            if self.needs.per_agent:  # what the quest looks back on counts from this tick
+                self.record()
             return
         if self.progress["complete"]:
             return
-        self.record()
+        if self.needs.per_agent:  # tested here: a call per agent and tick is not free
+            self.record()
         self.remember_visits_and_drops()
         self.update_bosses()
         index, chapters = self.progress["chapter"], self.quest.chapters
@@ -270,8 +272,7 @@ class QuestRun:
 
     def record(self) -> None:
         """What this tick adds to the records the quest's conditions read back."""
-        if self.needs.per_agent:
-            record_agent(self.world, self.agent, self.res, self.progress, self.needs, self.resolve)
+        record_agent(self.world, self.agent, self.res, self.progress, self.needs, self.resolve)
 
     def begin(self) -> None:
         taken = set(self.state["guide_names"].values())
@@ -355,7 +356,8 @@ class QuestRun:
             self.next_chapter()
             return
         stage = chapter.stages[index]
-        self.remind()
+        if self.quest.guide.remind_every is not None:
+            self.remind()
         # The guide's dialogue is written when the stage starts (enter_stage), not every tick.
         if not stage_done(stage.done_all, stage.done_any, self.scope()):
             return
@@ -429,7 +431,8 @@ class QuestRun:
             bring_guide(self.world, self.res, self.agent, self.guide(), "quest.guide_arrives")
 
     def run_goal_graph(self, chapter: ChapterDef) -> None:
-        self.remind()
+        if self.quest.guide.remind_every is not None:
+            self.remind()
         scope = self.scope()
         # The active stages change only when a stage completes: worked out again only then.
         active = self.active_stages(chapter)
