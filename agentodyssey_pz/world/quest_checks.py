@@ -119,10 +119,14 @@ def check_npc_ref(value: Any, scope: QuestScope, path: str, problems: Problems) 
 
 
 def check_int_ref(value: Any, scope: QuestScope, path: str, problems: Problems) -> None:
-    if not check_ref(value, ("value",), scope, path, problems) and (
-        type(value) is not int or value < 0
-    ):
-        problems.error(path, f"expected a whole number >= 0 or a $variable, got {value!r}")
+    if not check_ref(value, ("value",), scope, path, problems):
+        if type(value) is not int or value < 0:
+            problems.error(path, f"expected a whole number >= 0 or a $variable, got {value!r}")
+        return
+    fixed = getattr(scope, "values", {})  # the tutorial's scope has no fixed values
+    held = fixed.get(value[1:], 0)
+    if type(held) is not int or held < 0:
+        problems.error(path, f"'{value}' holds {held!r}, which is no whole number >= 0")
 
 
 def _check_param(

@@ -169,6 +169,8 @@ MALFORMED: list[tuple[str, Callable[[dict], Any], str, str]] = [
      f"{COND}[7].npc", "is an area, expected an NPC"),
     ("npc_dead a literal id", lambda d: condition(d, 9).update(npc="npc_q_brute"),
      f"{COND}[9].npc", "expected a variable naming an NPC"),
+    ("a value that is no number", lambda d: condition(d, 0).update(n="$word"),
+     f"{COND}[0].n", "'$word' holds 'brine', which is no whole number >= 0"),
     ("coins from an area", lambda d: condition(d, 11).update(coins="$vault"),
      f"{COND}[11].coins", "is an area, expected a value"),
     ("modifier text from an area",
