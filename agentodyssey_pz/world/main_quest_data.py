@@ -14,15 +14,22 @@ from agentodyssey_pz.world.quest_checks import (
     ANY_KIND,
     QuestScope,
     check_area_ref,
+    check_choice,
     check_condition,
     check_npc_ref,
     check_ref,
     check_text,
 )
 from agentodyssey_pz.world.quest_records import (
+    BOSS_RESETS,
+    MODIFIER_PLACES,
+    NAME_ORDERS,
+    PICK_KEEPS,
     QUEST_CONVERTER,
     SETUP_SOURCES,
+    TEXT_MATCHES,
     BossDef,
+    BossModifier,
     ChapterDef,
     Effect,
     GuideDef,
@@ -213,6 +220,30 @@ def _check_guide(guide: GuideDef, scope: QuestScope, path: str, problems: Proble
             problems.error(f"{path}.names[{i}]", f"guide name '{name}' must be one word")
     if len(set(guide.names)) != len(guide.names):
         problems.error(f"{path}.names", "guide names must be distinct")
+    if guide.remind_every is not None and guide.remind_every < 1:
+        problems.error(f"{path}.remind_every", "must be at least 1")
+    check_choice(guide.name_order, NAME_ORDERS, f"{path}.name_order", problems)
+
+
+# The variable kind each setup source defines.
+SOURCE_KINDS = {
+    "value": "value",
+    "area": "area",
+    "areas": "areas",
+    "pick_area": "area",
+    "pick_areas": "areas",
+    "farthest_of": "area",
+    "place_npc": "npc",
+    "place_object": "object",
+}
+# Fields that go with one source only: (field, its default, the sources it goes with).
+SOURCE_FIELDS = (
+    ("in_", None, ("place_npc", "place_object")),
+    ("stock", {}, ("place_npc",)),
+    ("min_coins", 0, ("place_npc",)),
+    ("keep", None, ("pick_areas",)),
+    ("unless_anywhere_on_ground", False, ("place_object",)),
+)
 
 
 def _check_setup(
@@ -229,35 +260,41 @@ def _check_setup(
             continue
         if step.let in scope.variables:
             problems.error(f"{where}.let", f"variable '{step.let}' is defined twice")
-        kind = {
-            "value": "value",
-            "area": "area",
-            "areas": "areas",
-            "pick_area": "area",
-            "pick_areas": "areas",
-            "farthest_of": "area",
-            "place_npc": "npc",
-        }[sources[0]]
+        source = sources[0]
+        kind = SOURCE_KINDS[source]
+        for field, default, owners in SOURCE_FIELDS:
+            if source not in owners and getattr(step, field) != default:
+                key = field.rstrip("_")
+                problems.error(f"{where}.{key}", f"'{key}' goes with {' or '.join(owners)}")
         if step.area is not None and step.area not in scope.areas:
             problems.error(f"{where}.area", f"unknown area '{step.area}'")
         for j, area in enumerate(step.areas or ()):
             if area not in scope.areas:
                 problems.error(f"{where}.areas[{j}]", f"unknown area '{area}'")
-        if step.pick_areas is not None and step.pick_areas < 1:
-            problems.error(f"{where}.pick_areas", "must be at least 1")
+        if step.pick_areas is not None:
+            if step.pick_areas < 1:
+                problems.error(f"{where}.pick_areas", "must be at least 1")
+            if step.keep is not None:
+                check_choice(step.keep, PICK_KEEPS, f"{where}.keep", problems)
+            if step.keep == "first":
+                kind = "area"
         if step.farthest_of is not None:
             check_ref(step.farthest_of, ("areas",), scope, f"{where}.farthest_of", problems)
-        if step.place_npc is not None:
-            if step.place_npc not in scope.npcs:
-                problems.error(f"{where}.place_npc", f"unknown NPC '{step.place_npc}'")
+        if step.place_npc is not None and step.place_npc not in scope.npcs:
+            problems.error(f"{where}.place_npc", f"unknown NPC '{step.place_npc}'")
+        if step.place_object is not None and step.place_object not in scope.objects:
+            problems.error(f"{where}.place_object", f"unknown object '{step.place_object}'")
+        if source in ("place_npc", "place_object"):
             if step.in_ is None:
-                problems.error(f"{where}.in", "place_npc needs 'in' (an area)")
+                problems.error(f"{where}.in", f"{source} needs 'in' (an area)")
             else:
                 check_area_ref(step.in_, scope, f"{where}.in", problems)
         for oid in step.stock:
             if oid not in scope.objects:
                 problems.error(f"{where}.stock.{oid}", f"unknown object '{oid}'")
         scope.variables[step.let] = kind
+        if source == "value":
+            scope.values[step.let] = step.value
 
 
 def _check_bosses(
@@ -270,13 +307,31 @@ def _check_bosses(
         if boss.npc not in scope.npcs:
             problems.error(f"{where}.npc", f"unknown NPC '{boss.npc}'")
         check_area_ref(boss.in_, scope, f"{where}.in", problems)
+        check_choice(boss.reset_hp_on_defeat, BOSS_RESETS, f"{where}.reset_hp_on_defeat", problems)
+        for stat in ("hp", "attack"):
+            if getattr(boss, stat) is not None and getattr(boss, stat) < 1:
+                problems.error(f"{where}.{stat}", "must be at least 1")
         for i, mod in enumerate(boss.modifiers):
-            for field in ("when_held", "unless_held"):
-                for j, oid in enumerate(getattr(mod, field)):
-                    if oid not in scope.objects:
-                        problems.error(
-                            f"{where}.modifiers[{i}].{field}[{j}]", f"unknown object '{oid}'"
-                        )
+            _check_modifier(mod, scope, f"{where}.modifiers[{i}]", problems)
+
+
+def _check_modifier(mod: BossModifier, scope: QuestScope, path: str, problems: Problems) -> None:
+    for field in ("when_held", "unless_held"):
+        for j, oid in enumerate(getattr(mod, field)):
+            if oid not in scope.objects:
+                problems.error(f"{path}.{field}[{j}]", f"unknown object '{oid}'")
+    check_choice(mod.where, MODIFIER_PLACES, f"{path}.where", problems)
+    carrying = mod.when_carrying_text
+    if carrying is not None:
+        text = carrying.text
+        if text.startswith("$"):
+            check_ref(text, ("value",), scope, f"{path}.when_carrying_text.text", problems)
+        check_choice(carrying.match, TEXT_MATCHES, f"{path}.when_carrying_text.match", problems)
+    for stat in ("max_hp", "attack", "attack_cap"):
+        if getattr(mod, stat) is not None and getattr(mod, stat) < 0:
+            problems.error(f"{path}.{stat}", "must be at least 0")
+    if mod.max_hp is None and mod.attack is None and mod.attack_cap is None:
+        problems.error(path, "a modifier needs at least one of max_hp, attack, attack_cap")
 
 
 def _check_chapters(
@@ -324,8 +379,11 @@ def _check_chapters(
         problems.error(f"{path}[{last}]", "no stage of the last chapter has quest_complete")
 
 
+EFFECT_KINDS = ("spawn_boss", "give", "restock")
+
+
 def _check_effect(effect: Effect, scope: QuestScope, path: str, problems: Problems) -> None:
-    chosen = [f for f in ("spawn_boss", "give", "restock") if getattr(effect, f) is not None]
+    chosen = [f for f in EFFECT_KINDS if getattr(effect, f) is not None]
     if len(chosen) != 1:
         problems.error(path, "an effect needs exactly one of spawn_boss, give, restock")
         return
@@ -339,3 +397,7 @@ def _check_effect(effect: Effect, scope: QuestScope, path: str, problems: Proble
                 problems.error(f"{path}.{field}.{oid}", f"count must be positive, got {count}")
     if effect.restock is not None:
         check_npc_ref(effect.npc, scope, f"{path}.npc", problems)
+    elif effect.npc is not None:
+        problems.error(f"{path}.npc", "'npc' goes with restock")
+    if effect.unless_on_ground and effect.give is None:
+        problems.error(f"{path}.unless_on_ground", "'unless_on_ground' goes with give")

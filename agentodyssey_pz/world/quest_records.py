@@ -52,7 +52,8 @@ def fill_placeholders(text: str, value_of: Callable[[str, str], str]) -> str:
     return "".join(filled)
 
 
-# Condition kinds (spec step-rules 8.5) -> (required parameters, optional parameters).
+# Condition kinds (spec step-rules 8.5, and the kinds AgentOdyssey's published games need) ->
+# (required parameters, optional parameters). docs/world-format.md 11.1 documents each one.
 CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     kind: (frozenset(req.split()), frozenset(opt.split()))
     for kind, req, opt in (
@@ -62,24 +63,68 @@ CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         ("event", "type", "npc objects category area payload"),
         ("in_area", "area", ""),
         ("in_area_with_npc", "npc", ""),
-        ("visited_k_of_area_set", "areas", "k"),
-        ("paper_text_equals_in_area", "text", "area"),
-        ("paper_with_text_in_area", "text area", ""),
-        ("paper_text_equals_in_hands", "text", ""),
-        ("writable_text_equals_in_inventory", "text", ""),
+        ("visited_k_of_area_set", "areas", "k history include_current"),
+        ("paper_text_equals_in_area", "text", "area match object"),
+        ("paper_with_text_in_area", "text area", "match object"),
+        ("paper_text_equals_in_hands", "text", "match object where"),
+        ("writable_text_equals_in_inventory", "text", "match object where"),
         ("boss_already_defeated", "boss", ""),
         ("has_any_of", "objects", ""),
         ("holding", "objects", ""),
         ("equipped_any_of", "objects", ""),
-        ("has_category", "category", ""),
+        ("equipped_min_level", "category min_level", ""),
+        ("has_category", "category", "where"),
         ("has_item_count", "object", "count"),
         ("killed_n_enemies", "n", ""),
         ("killed_one_of_each", "npcs", ""),
+        ("killed_matching", "n", "enemy_only dark_area min_area_level roles"),
+        ("killed_each_role", "roles", "enemy_only"),
+        ("lit_dark_areas", "k", "light_object"),
+        ("talked_to", "npc", "area carrying_text carrying_where"),
+        ("bought_from", "npc", "objects"),
+        ("npc_dead", "npc", ""),
+        ("npc_coins_at_least", "npc coins", ""),
+        ("object_on_ground", "objects area", ""),
+        ("area_clear", "area", ""),
         ("stamped_areas_in_order", "areas", "object"),
         ("stage_completed", "stage", ""),
     )
 }
-SETUP_SOURCES = ("value", "area", "areas", "pick_area", "pick_areas", "farthest_of", "place_npc")
+# Kinds whose `area` may also be a variable holding a list of areas (any of them will do).
+AREA_LIST_KINDS = frozenset({"object_on_ground", "area_clear"})
+# Kinds whose `objects` may also name `$variables` holding object ids.
+OBJECT_VARIABLE_KINDS = frozenset({"object_on_ground"})
+
+# Where a condition looks for what an agent carries (`where`, `carrying_where`): the parts of its
+# reach each scope searches. `carried` is everything: hands, equipped items, the equipped
+# inventory's contents and the contents of containers held in hand.
+WHERE_SCOPES: dict[str, tuple[str, ...]] = {
+    "hands": ("hands",),
+    "hands+equipped": ("hands", "equipped"),
+    "hands+inventory": ("hands", "inventory"),
+    "hands+inventory+held": ("hands", "inventory", "held"),
+    "hands+equipped+inventory": ("hands", "equipped", "inventory"),
+    "carried": ("hands", "equipped", "inventory", "held"),
+}
+TEXT_MATCHES = ("equals", "contains")
+VISIT_HISTORIES = ("quest", "episode")
+LIGHT_OBJECT = "obj_torch"  # `lit_dark_areas` without `light_object`
+TALK_CARRYING_WHERE = "hands+inventory"  # `talked_to`'s `carrying_text` without `carrying_where`
+
+SETUP_SOURCES = (
+    "value",
+    "area",
+    "areas",
+    "pick_area",
+    "pick_areas",
+    "farthest_of",
+    "place_npc",
+    "place_object",
+)
+PICK_KEEPS = ("all", "first")
+BOSS_RESETS = ("max", "stage_start", "never")
+MODIFIER_PLACES = ("with_boss", "boss_home")
+NAME_ORDERS = ("listed", "shuffled")
 
 
 @attrs.frozen
@@ -103,30 +148,48 @@ class SetupStep:
     pick_areas: int | None = None
     farthest_of: str | None = None
     place_npc: str | None = None
+    place_object: str | None = None  # an object definition: one unit on the ground of `in`
     in_: str | None = attrs.field(default=None, metadata={"json_key": "in"})
     stock: dict[str, int] = attrs.field(factory=dict)
     min_coins: int = 0
+    keep: str | None = None  # pick_areas: "all" (the list, default) or "first" (one area)
+    unless_anywhere_on_ground: bool = False  # place_object: not if a unit lies on any ground
+
+
+@attrs.frozen
+class CarryingText:
+    """A text some writable the agent carries bears (`match`: "equals" or "contains")."""
+
+    text: str
+    match: str = "equals"
 
 
 @attrs.frozen
 class BossModifier:
-    """While the boss's owner stands with it holding `when_held` (and none of `unless_held`)."""
+    """While an agent stands where `where` says holding `when_held` (and none of `unless_held`)
+    and carrying `when_carrying_text`: the boss's stats change."""
 
     when_held: tuple[str, ...] = ()
     unless_held: tuple[str, ...] = ()
+    when_carrying_text: CarryingText | None = None
+    where: str = "with_boss"  # or "boss_home": in the boss's lair, the boss anywhere
     max_hp: int | None = None
     attack: int | None = None
+    attack_cap: int | None = None
+    once: bool = False  # applied once, then kept for good
 
 
 @attrs.frozen
 class BossDef:
-    """A boss each agent fights on its own: one instance per agent, spawned by `spawn_boss`."""
+    """A boss spawned by `spawn_boss`: one instance per agent, or one for all (`shared`)."""
 
     npc: str
     in_: str = attrs.field(metadata={"json_key": "in"})
     hp: int | None = None
     attack: int | None = None
     modifiers: tuple[BossModifier, ...] = ()
+    shared: bool = False
+    reset_hp_on_defeat: str = "max"  # after beating an agent: "max", "stage_start" or "never"
 
 
 @attrs.frozen
@@ -137,6 +200,7 @@ class Effect:
     give: dict[str, int] | None = None
     restock: dict[str, int] | None = None
     npc: str | None = None  # the NPC `restock` applies to
+    unless_on_ground: bool = False  # give: only what no unit of lies on the agent's ground yet
 
 
 @attrs.frozen
@@ -146,6 +210,8 @@ class GuideDef:
     npc: str
     names: tuple[str, ...]
     greeting: str = ""
+    remind_every: int | None = None  # ticks at a stage between the guide's reminders
+    name_order: str = "listed"  # or "shuffled": by a generator of the episode seed's own
 
 
 @attrs.frozen
@@ -196,6 +262,7 @@ class MainQuestDef:
 
 QUEST_RECORDS = (
     SetupStep,
+    CarryingText,
     BossModifier,
     BossDef,
     Effect,

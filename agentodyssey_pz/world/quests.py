@@ -23,7 +23,7 @@ import attrs
 
 from agentodyssey_pz.errors import Problem, Problems, QuestDataError
 from agentodyssey_pz.world.main_quest_data import load_main_quest
-from agentodyssey_pz.world.quest_records import Condition, MainQuestDef, SetupStep
+from agentodyssey_pz.world.quest_records import CarryingText, Condition, MainQuestDef, SetupStep
 from agentodyssey_pz.world.schema import WorldDefinition, definition_to_dict
 
 
@@ -51,8 +51,9 @@ _TEXTS: dict[int, tuple[weakref.ref, tuple[str, ...]]] = {}
 
 
 def texts_to_write(quests: QuestFile) -> tuple[str, ...]:
-    """The texts a world's quests ask agents to write (the `text` of their conditions, a quest
-    variable resolved when its `value` is fixed in the data), in order of first mention; never
+    """The texts a world's quests ask agents to write (the `text` and `carrying_text` of their
+    conditions and the texts boss modifiers look for, a quest variable resolved when its `value`
+    is fixed in the data), in order of first mention; never
     empty (`PLAIN_TEXT` when none). Discrete agents get a `write` entry per text and writable.
     Computed once per quest file."""
     key = id(quests)
@@ -73,11 +74,15 @@ def _texts_to_write(quests: QuestFile) -> tuple[str, ...]:
     }
     found: dict[str, None] = {}
     for record in records:
-        text = record.params.get("text") if isinstance(record, Condition) else None
-        if isinstance(text, str):
-            text = fixed.get(text, text)
-            if not text.startswith("$"):  # a variable set at random each episode: no entry
-                found[text] = None
+        if isinstance(record, Condition):
+            texts = [record.params.get("text"), record.params.get("carrying_text")]
+        else:
+            texts = [record.text] if isinstance(record, CarryingText) else []
+        for text in texts:
+            if isinstance(text, str):
+                text = fixed.get(text, text)
+                if not text.startswith("$"):  # a variable set at random each episode: no entry
+                    found[text] = None
     return tuple(found) or (PLAIN_TEXT,)
 
 

@@ -1,13 +1,16 @@
 """Quest NPCs that exist per agent: guides (who publish objectives) and bosses.
 
 Rule pack `base`. Each agent has its own guide instance (fixing the reference, where one shared
-guide was renamed and moved between agents, spec step-rules 6.5 and 8.6) and its own instance of
-each boss, so agents progress independently. Guides are invincible quest NPCs (non-enemy + quest:
-`attack` refuses them). These NPCs are built directly from their prototypes: no random draws.
+guide was renamed and moved between agents, spec step-rules 6.5 and 8.6) and, unless a boss is
+`shared`, its own instance of each boss, so agents progress independently. Guides are invincible
+quest NPCs (non-enemy + quest: `attack` refuses them). These NPCs are built directly from their
+prototypes: no draws from the game's generator (a shuffled name pool has a generator of its own).
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agentodyssey_pz.rules.base import RuleResult
@@ -18,6 +21,7 @@ from agentodyssey_pz.world.world import World
 
 GUIDE_HP = 10**9
 GUIDE_ATTACK = 10**6
+NAME_SHUFFLE_SALT = 0xA5A5A5A5  # `name_order: shuffled`: Random(episode seed XOR this)
 
 
 def _instance(world: World, proto_id: str, name: str | None, level: int) -> Npc:
@@ -28,21 +32,45 @@ def _instance(world: World, proto_id: str, name: str | None, level: int) -> Npc:
     return npc_instance(proto, index, level, coins=0, inventory=loot, quest=True, **named)
 
 
-def guide_name(world: World, guide: GuideDef, taken: set[str]) -> str | None:
-    """The first pool name nobody uses yet (None when the pool is exhausted)."""
-    for name in guide.names:
+def name_pool(guide: GuideDef, seed: int, agent_ids: Iterable[str], agent_id: str) -> list[str]:
+    """The guide names in the order this agent tries them. `listed`: the pool as written (agents
+    take the first name left as their quests start). `shuffled`: the pool shuffled by a generator
+    of the episode seed's own (never the game's), the agent's own name first: the i-th agent in
+    sorted-id order owns the i-th name, whenever its quest starts."""
+    if guide.name_order != "shuffled":
+        return list(guide.names)
+    pool = list(guide.names)
+    random.Random(seed ^ NAME_SHUFFLE_SALT).shuffle(pool)
+    position = sorted(agent_ids).index(agent_id)
+    if position < len(pool):
+        pool.insert(0, pool.pop(position))
+    return pool
+
+
+def guide_name(
+    world: World, guide: GuideDef, taken: set[str], pool: Sequence[str] | None = None
+) -> str | None:
+    """The first name of the pool (default: the guide's, as listed) nobody uses yet (None when
+    the pool is exhausted)."""
+    for name in guide.names if pool is None else pool:
         if name not in taken and name not in world.npc_name_to_id:
             return name
     return None
 
 
 def ensure_guide(
-    world: World, agent: AgentState, guide: GuideDef, progress: dict[str, Any], taken: set[str]
+    world: World,
+    agent: AgentState,
+    guide: GuideDef,
+    progress: dict[str, Any],
+    taken: set[str],
+    pool: Sequence[str] | None = None,
 ) -> Npc:
-    """This agent's guide, created in its area the first time (invincible, never an enemy)."""
+    """This agent's guide, created in its area the first time (invincible, never an enemy), named
+    from `pool` (default: the guide's names as listed)."""
     npc = world.npcs.get(progress.get("guide", ""))
     if npc is None:
-        npc = _instance(world, guide.npc, guide_name(world, guide, taken), 1)
+        npc = _instance(world, guide.npc, guide_name(world, guide, taken, pool), 1)
         npc.owner = agent.id
         world.add_npc(npc, agent.area_id)
         progress["guide"] = npc.id
@@ -63,8 +91,8 @@ def bring_guide(world: World, res: RuleResult, agent: AgentState, npc: Npc, key:
         res.say(agent.id, key, f"{npc.name} arrives to guide me.")
 
 
-def spawn_boss(world: World, boss: BossDef, area_id: str, owner: str) -> Npc:
-    """A fresh instance of a boss for one agent, in its lair."""
+def spawn_boss(world: World, boss: BossDef, area_id: str, owner: str | None) -> Npc:
+    """A fresh instance of a boss for one agent (`owner`), or for all (None), in its lair."""
     npc = _instance(world, boss.npc, None, world.areas[area_id].level)
     npc.quest = False  # bosses are fought: attack must not treat them as protected guides
     npc.owner = owner

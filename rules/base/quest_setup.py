@@ -1,9 +1,16 @@
-"""Quest variables, set up once per episode: areas picked from the map, shared NPCs placed, words.
+"""Quest variables, set up once per episode: areas picked from the map, shared NPCs and objects
+placed, words.
 
-Rule pack `base`. Area picking follows the reference (spec step-rules 8.2): non-spawn areas are
-shuffled, then ordered by hop distance from spawn with a 25% chance of counting one step further,
-and taken nearest first. Fixed quirks: the spawn area and tutorial rooms are never picked, a short
-supply re-uses already picked areas in a fixed order, and nothing depends on set iteration order.
+Rule pack `base`; docs/world-format.md 11.1. Area picking follows the reference (spec step-rules
+8.2): non-spawn areas are shuffled, then ordered by hop distance from spawn with a 25% chance of
+counting one step further, and taken nearest first. Fixed quirks: the spawn area and tutorial rooms
+are never picked, a short supply re-uses already picked areas in a fixed order, and nothing depends
+on set iteration order.
+
+A placed NPC is made as synthesis makes one, at the level of its area, and every item its
+prototype carries that came out with no units gets the prototype's count back. An NPC of the same
+definition (everyone's, not a personal one) already standing there is used instead, and a unique
+NPC the world already placed elsewhere is moved there (it is the only one there can be).
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.quest_records import SetupStep
 from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
 from agentodyssey_pz.world.world import World
@@ -59,20 +67,49 @@ class AreaPicker:
 
 
 def place_quest_npc(world: World, rng: random.Random, step: SetupStep, area_id: str) -> str:
-    """Create the shared quest NPC of a setup step (once), stocked and funded as the data asks."""
+    """The shared quest NPC of a setup step: found or created in its area, stocked and funded as
+    the data asks."""
     proto = world.npc_protos[step.place_npc or ""]
-    if proto.unique and proto.id in world.npcs:
-        npc = world.npcs[proto.id]
-    else:
+    npc = _standing(world, proto.id, area_id)
+    if npc is None and proto.unique and proto.id in world.npcs:
+        npc = world.npcs[proto.id]  # placed elsewhere by synthesis (or an earlier step): adopted
+        world.place_npc(npc.id, area_id)
+    if npc is None:
         index = None if proto.unique else world.npc_count.get(proto.id, 0)
         if index is not None:
             world.npc_count[proto.id] = index + 1
         npc = create_npc(world, proto, index, world.areas[area_id].level, rng, SynthesisOptions())
+        for oid, count in proto.loot.items():  # items that came out with none: the prototype's
+            if npc.inventory.get(oid, 0) <= 0:
+                npc.inventory[oid] = count
         world.add_npc(npc, area_id)
     for oid, count in step.stock.items():
         npc.inventory[oid] = max(npc.inventory.get(oid, 0), count)
     npc.coins = max(npc.coins, step.min_coins)
     return npc.id
+
+
+def _standing(world: World, proto_id: str, area_id: str) -> Npc | None:
+    """The first living NPC of that definition standing in the area that is nobody's own."""
+    for npc_id in world.areas[area_id].npcs:
+        npc = world.npcs[npc_id]
+        if npc.def_id == proto_id and npc.owner is None and npc.hp > 0:
+            return npc
+    return None
+
+
+def place_quest_object(world: World, step: SetupStep, area_id: str) -> str:
+    """One unit of the step's object on the area's ground (a writable starts as its definition
+    writes it), unless `unless_anywhere_on_ground` and a unit already lies on some ground. The
+    variable holds the definition id."""
+    def_id = step.place_object or ""
+    if step.unless_anywhere_on_ground:
+        def_of = world.def_of
+        for area in world.areas.values():
+            if any(def_of(oid).id == def_id for oid in area.objects):
+                return def_id
+    world.spawn_on_ground(area_id, def_id, 1)
+    return def_id
 
 
 def run_setup(world: World, rng: random.Random, setup: Iterable[SetupStep]) -> dict[str, Any]:
@@ -93,10 +130,13 @@ def run_setup(world: World, rng: random.Random, setup: Iterable[SetupStep]) -> d
         elif step.pick_areas is not None or step.pick_area:
             picker = picker or AreaPicker(world, rng)
             picked = picker.pick(step.pick_areas or 1) or [world.spawn_area]
-            value = picked if step.pick_areas is not None else picked[0]
+            every = step.pick_areas is not None and step.keep != "first"
+            value = picked if every else picked[0]  # keep "first": all n are used up all the same
         elif step.farthest_of is not None:
             picker = picker or AreaPicker(world, rng)
             value = picker.farthest(resolve(step.farthest_of)) or world.spawn_area
+        elif step.place_object is not None:
+            value = place_quest_object(world, step, resolve(step.in_))
         else:
             value = place_quest_npc(world, rng, step, resolve(step.in_))
         variables[step.let] = value

@@ -8,9 +8,12 @@ episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
 
 Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a
 stage's `spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no
-quest can soft-lock (8.7); boss modifiers are recomputed from the base stats every tick (8.7);
-every completed stage emits `quest_stage_advanced` unless `GameConfig.reward_final_quest_stages`
-is False (8.8).
+quest can soft-lock (8.7); a `shared` boss (one for everyone) counts as beaten for everyone once
+anyone kills it; boss modifiers are recomputed from the base stats every tick (8.7,
+`quest_bosses.py`); every completed stage emits `quest_stage_advanced` unless
+`GameConfig.reward_final_quest_stages` is False (8.8); a guide's reminders are counted from the
+start of the agent's stage. What conditions read back (kills, lit areas, talks, purchases, NPCs
+killed) is recorded by `quest_tracking.py`, only for the quests that read it.
 """
 
 from __future__ import annotations
@@ -33,8 +36,17 @@ from agentodyssey_pz.world.world import World
 
 from ..carrying import area_loc
 from ..conditions import QuestScope, stage_done
-from ..quest_npcs import bring_guide, ensure_guide, spawn_boss
+from ..quest_bosses import refresh_boss, reset_after_defeat
+from ..quest_npcs import bring_guide, ensure_guide, name_pool, spawn_boss
 from ..quest_setup import run_setup
+from ..quest_tracking import (
+    PROGRESS_RECORDS,
+    SHARED_RECORDS,
+    QuestNeeds,
+    needs_of,
+    record_agent,
+    record_deaths,
+)
 
 STATE_KEY = "main_quest"
 PROGRESS_SHAPE = Record(
@@ -44,12 +56,19 @@ PROGRESS_SHAPE = Record(
         "complete": bool, "bosses": MapOf(str), "bosses_defeated": MapOf(bool), "chapters": int,
         "stages": int,
     },
-    {"guide": (str, None)},
+    {"guide": (str, None), "remind_from": int, **PROGRESS_RECORDS},
     empty_ok=True,
 )  # fmt: skip
 STATE_SHAPE = Record(
     {"vars": MapOf(object), "boss_owner": MapOf(Pair(str, str)), "guide_names": MapOf(str)},
-    {"boss_base": MapOf(Pair(int, int))},
+    {
+        "boss_base": MapOf(Pair(int, int)),
+        "boss_kept": MapOf(ListOf(int)),  # boss instance -> its `once` modifiers that applied
+        "boss_start_hp": MapOf(int),  # boss instance -> health at its stage's start
+        "shared_bosses": MapOf(str),  # boss key -> the one instance of a shared boss
+        "defeated": MapOf(bool),  # shared boss key -> beaten by anyone
+        **SHARED_RECORDS,
+    },
     empty_ok=True,
 )
 MAX_CASCADE_ROUNDS = 50  # goal graphs close sub-goals in rounds; more would mean a cycle
@@ -57,7 +76,8 @@ MAX_DROP_HISTORY = 100  # drops remembered for `stamped_areas_in_order`
 
 
 def describe(world: World, value: Any) -> str:
-    """Player-facing text for a quest variable: areas as "Place, area", NPCs by name."""
+    """Player-facing text for a quest variable: areas as "Place, area", NPCs and objects by
+    name."""
     if isinstance(value, list):
         return ", ".join(describe(world, v) for v in value)
     if isinstance(value, str):
@@ -66,6 +86,8 @@ def describe(world: World, value: Any) -> str:
             return f"{world.places[area.place_id].name}, {area.name}"
         if value in world.npcs:
             return world.npcs[value].name
+        if value in world.objects:
+            return world.objects[value].name
     return str(value)
 
 
@@ -80,6 +102,8 @@ class MainQuest(BaseStepRule):
     def __init__(self) -> None:
         self._quest: MainQuestDef | None = None
         self._graph_chapters: tuple[bool, ...] = ()
+        self._needs = QuestNeeds()
+        self._shared_bosses = False
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
@@ -91,30 +115,78 @@ class MainQuest(BaseStepRule):
             state["vars"] = run_setup(world, game.rng, quest.setup)
             state["boss_owner"] = {}
             state["guide_names"] = {}
+        graph_chapters = self.graph_chapters(quest)  # also works out `_needs`, once per quest
         self._credit_boss_kills(game, res, state)
-        graph_chapters = self.graph_chapters(quest)
+        needs = self._needs
+        if needs.dead_npcs:
+            variables = state["vars"]
+            watched = {variables.get(ref[1:]) for ref in needs.dead_npcs}
+            record_deaths(res, state, watched)
         for agent in game.agents.values():
             if agent.tutorial_passed:
-                QuestRun(game, quest, state, agent, res, graph_chapters).advance()
+                QuestRun(game, quest, state, agent, res, graph_chapters, needs).advance()
+        if self._shared_bosses:
+            self._update_shared_bosses(game, quest, state, res)
 
     def graph_chapters(self, quest: MainQuestDef) -> tuple[bool, ...]:
-        """Which chapters run as goal graphs. The definition is immutable, so this is worked out
-        once per quest rather than every tick for every agent."""
+        """Which chapters run as goal graphs. The definition is immutable, so this (and what the
+        quest records, and whether it has shared bosses) is worked out once per quest rather than
+        every tick for every agent."""
         if quest is not self._quest:
             self._graph_chapters = tuple(chapter.is_goal_graph for chapter in quest.chapters)
+            self._needs = needs_of(quest)
+            self._shared_bosses = any(boss.shared for boss in quest.bosses.values())
             self._quest = quest
         return self._graph_chapters
 
     @staticmethod
     def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
-        """A boss killed by anyone counts as defeated for the agent it belongs to."""
+        """A boss killed by anyone counts as defeated for the agent it belongs to, and a shared
+        boss for everyone."""
         owners = state["boss_owner"]
+        shared = state.get("shared_bosses")
         for event in res.events:
-            if event.type == "npc_killed" and event.data.get("npc_id") in owners:
-                owner, key = owners[event.data["npc_id"]]
+            if event.type != "npc_killed":
+                continue
+            npc_id = event.data.get("npc_id")
+            if npc_id in owners:
+                owner, key = owners[npc_id]
                 progress = game.agents[owner].progress.get(STATE_KEY)
                 if progress is not None:
                     progress["bosses_defeated"][key] = True
+            elif shared:
+                for key, boss_id in shared.items():
+                    if boss_id == npc_id:
+                        state.setdefault("defeated", {})[key] = True
+
+    @staticmethod
+    def _update_shared_bosses(
+        game: Any, quest: MainQuestDef, state: dict[str, Any], res: RuleResult
+    ) -> None:
+        """Each live shared boss: its health back after it beat anyone this tick, then its
+        modifiers, met by any agent whose quest runs."""
+        world, variables = game.world, state["vars"]
+        holders = [
+            agent
+            for agent in game.agents.values()
+            if agent.tutorial_passed and not agent.progress.get(STATE_KEY, {}).get("complete", True)
+        ]
+
+        def resolve(value: Any) -> Any:
+            if isinstance(value, str) and value.startswith("$"):
+                return variables.get(value[1:])
+            return value
+
+        for key, npc_id in state.get("shared_bosses", {}).items():
+            npc = world.npcs.get(npc_id)
+            if npc is None or npc.hp <= 0:
+                continue
+            boss = quest.bosses[key]
+            for agent in game.agents.values():
+                for event in res.events_of(agent.id, "agent_defeated_in_combat"):
+                    if event.data.get("npc_id") == npc_id:
+                        reset_after_defeat(boss, npc, state)
+            refresh_boss(world, boss, npc, holders, resolve(boss.in_), state, resolve)
 
 
 class QuestRun:
@@ -128,16 +200,26 @@ class QuestRun:
         agent: AgentState,
         res: RuleResult,
         graph_chapters: tuple[bool, ...],
+        needs: QuestNeeds | None = None,
     ) -> None:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
         self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
+        self.needs = needs if needs is not None else needs_of(quest)  # what the quest records
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
 
     # ---------------------------------------------------------------- text and variables
     def variable(self, name: str, default: Any = None) -> Any:
         """A quest variable as this agent sees it (its own guide, then the shared setup)."""
         return self.scope().variable(name, default)
+
+    def resolve(self, value: Any) -> Any:
+        """A `$variable` as this agent sees it (as `QuestScope.resolve`, without making one);
+        anything else as it is."""
+        if isinstance(value, str) and value.startswith("$"):
+            name = value[1:]
+            return self.progress.get("guide") if name == "guide" else self.state["vars"].get(name)
+        return value
 
     def render(self, text: str, scope: QuestScope | None = None) -> str:
         """`text` with its variables filled in; `scope`: the one to read them from, when the
@@ -163,15 +245,20 @@ class QuestRun:
             progress,
             progress["bosses_defeated"],
             {"guide": progress.get("guide")},
+            self.state,
         )
 
     # ---------------------------------------------------------------- the tick
     def advance(self) -> None:
         if not self.progress:
             self.begin()
+            if self.needs.per_agent:  # what the quest looks back on counts from this tick
+                self.record()
             return
         if self.progress["complete"]:
             return
+        if self.needs.per_agent:  # tested here: a call per agent and tick is not free
+            self.record()
         self.remember_visits_and_drops()
         self.update_bosses()
         index, chapters = self.progress["chapter"], self.quest.chapters
@@ -182,6 +269,10 @@ class QuestRun:
             self.run_goal_graph(chapters[index])
         else:
             self.run_linear(chapters[index])
+
+    def record(self) -> None:
+        """What this tick adds to the records the quest's conditions read back."""
+        record_agent(self.world, self.agent, self.res, self.progress, self.needs, self.resolve)
 
     def begin(self) -> None:
         taken = set(self.state["guide_names"].values())
@@ -200,7 +291,9 @@ class QuestRun:
             stages=sum(len(c.stages) for c in self.quest.chapters),
         )
         self.agent.progress[STATE_KEY] = self.progress
-        guide = ensure_guide(self.world, self.agent, self.quest.guide, self.progress, taken)
+        game = self.game
+        pool = name_pool(self.quest.guide, game.seed, game.agents, self.agent.id)
+        guide = ensure_guide(self.world, self.agent, self.quest.guide, self.progress, taken, pool)
         self.state["guide_names"][self.agent.id] = guide.name
         self.say("quest.intro", self.quest.intro)
         self.start_chapter(self.quest.chapters[0], announce_guide=False)
@@ -247,9 +340,10 @@ class QuestRun:
     def enter_stage(self, chapter: ChapterDef, index: int) -> None:
         self.progress["stage"] = index
         self.progress["stage_key"] = f"{self.progress['chapter']}:{index}"
+        self.restart_reminders()
         if index < len(chapter.stages):
             stage = chapter.stages[index]
-            self.run_effects(stage.on_start)
+            self.run_effects(stage.on_start, starting=True)
             self.guide().dialogue = self.objective_text(stage)
 
     def objective_text(self, stage: StageDef, scope: QuestScope | None = None) -> str:
@@ -262,6 +356,8 @@ class QuestRun:
             self.next_chapter()
             return
         stage = chapter.stages[index]
+        if self.quest.guide.remind_every is not None:
+            self.remind()
         # The guide's dialogue is written when the stage starts (enter_stage), not every tick.
         if not stage_done(stage.done_all, stage.done_any, self.scope()):
             return
@@ -319,8 +415,10 @@ class QuestRun:
             active = self.active_stages(chapter)
         new = [s for s in active if s.id not in self.progress["active"]]
         self.progress["active"] = [s.id for s in active]
+        if new:
+            self.restart_reminders()
         for stage in new:
-            self.run_effects(stage.on_start)
+            self.run_effects(stage.on_start, starting=True)
             if announce and stage.has_conditions:
                 self.say("quest.new_goal", f"New goal: {stage.objective}")  # rendered by say()
         # The list's texts are written one after another, in one state: one scope for them all.
@@ -333,6 +431,8 @@ class QuestRun:
             bring_guide(self.world, self.res, self.agent, self.guide(), "quest.guide_arrives")
 
     def run_goal_graph(self, chapter: ChapterDef) -> None:
+        if self.quest.guide.remind_every is not None:
+            self.remind()
         scope = self.scope()
         # The active stages change only when a stage completes: worked out again only then.
         active = self.active_stages(chapter)
@@ -373,17 +473,46 @@ class QuestRun:
     def dag_payload(self, stage: StageDef) -> dict[str, Any]:
         return {"chapter": self.progress["chapter"], "stage": stage.id, "dag": True}
 
+    # ---------------------------------------------------------------- reminders
+    def restart_reminders(self) -> None:
+        """A stage starts (in a goal graph: new goals do): reminders count from now."""
+        if self.quest.guide.remind_every is not None:
+            self.progress["remind_from"] = self.game.tick_index
+
+    def remind(self) -> None:
+        """Every `remind_every` ticks at a stage, the guide comes back to the agent."""
+        every = self.quest.guide.remind_every
+        if every is None:
+            return
+        tick = self.game.tick_index
+        since = self.progress.setdefault("remind_from", tick)
+        if tick - since < every:
+            return
+        self.progress["remind_from"] = tick
+        guide = self.guide()
+        if guide.area_id != self.agent.area_id:
+            self.world.place_npc(guide.id, self.agent.area_id)
+        self.res.say(
+            self.agent.id,
+            "quest.reminder",
+            f"{guide.name} catches up with me: talk to {guide.name} to hear what I am to do.",
+        )
+
     # ---------------------------------------------------------------- effects and bosses
-    def run_effects(self, effects: tuple[Effect, ...]) -> None:
+    def run_effects(self, effects: tuple[Effect, ...], *, starting: bool = False) -> None:
+        """`starting`: the effects of a stage becoming active (`on_start`)."""
         for effect in effects:
             if effect.spawn_boss is not None:
                 self.ensure_boss(effect.spawn_boss)
+                if starting:
+                    self.note_stage_start(effect.spawn_boss)
             elif effect.give:
                 self.give(
                     {
                         self.variable(k[1:], k) if k.startswith("$") else k: n
                         for k, n in effect.give.items()
-                    }
+                    },
+                    unless_on_ground=effect.unless_on_ground,
                 )
             elif effect.restock:
                 npc = self.world.npcs.get(self.variable((effect.npc or "$")[1:], ""))
@@ -391,9 +520,15 @@ class QuestRun:
                     for oid, count in effect.restock.items():
                         npc.inventory[oid] = npc.inventory.get(oid, 0) + count
 
-    def give(self, items: dict[str, int]) -> None:
+    def give(self, items: dict[str, int], *, unless_on_ground: bool = False) -> None:
+        """The items on the ground at the agent's feet; with `unless_on_ground`, only those of
+        which no unit lies there yet."""
         area = self.agent.area_id
+        ground = self.world.areas[area].objects
+        def_of = self.world.def_of
         for oid, count in items.items():
+            if unless_on_ground and any(def_of(there).id == oid for there in ground):
+                continue
             for placed, n in self.world.spawn_on_ground(area, oid, count):
                 self.res.track_spawn(self.agent.id, placed, n, area_loc(area))
             self.res.emit(
@@ -406,43 +541,55 @@ class QuestRun:
             )
 
     def ensure_boss(self, key: str) -> None:
+        boss = self.quest.bosses[key]
+        if boss.shared:
+            self.ensure_shared_boss(key)
+            return
         bosses = self.progress["bosses"]
         current = self.world.npcs.get(bosses.get(key, ""))
         if self.progress["bosses_defeated"].get(key) or (current is not None and current.hp > 0):
             return
-        boss = self.quest.bosses[key]
         lair = self.variable(boss.in_[1:]) if boss.in_.startswith("$") else boss.in_
         npc = spawn_boss(self.world, boss, lair, self.agent.id)
         bosses[key] = npc.id
         self.state["boss_owner"][npc.id] = [self.agent.id, key]
         self.state.setdefault("boss_base", {})[npc.id] = [npc.max_hp, npc.attack_power]
 
+    def note_stage_start(self, key: str) -> None:
+        """A boss that resets to its health at its stage's start: the health it has the first
+        time a stage spawning it in `on_start` becomes active (for anyone, if it is shared)."""
+        boss = self.quest.bosses[key]
+        if boss.reset_hp_on_defeat != "stage_start":
+            return
+        owned = self.state.get("shared_bosses", {}) if boss.shared else self.progress["bosses"]
+        npc = self.world.npcs.get(owned.get(key, ""))
+        if npc is not None and npc.hp > 0:
+            self.state.setdefault("boss_start_hp", {}).setdefault(npc.id, npc.hp)
+
+    def ensure_shared_boss(self, key: str) -> None:
+        """The one instance of a shared boss, made once: not while it exists (dead or alive), not
+        once anyone beat it."""
+        state = self.state
+        shared = state.setdefault("shared_bosses", {})
+        if state.get("defeated", {}).get(key) or shared.get(key) in self.world.npcs:
+            return
+        boss = self.quest.bosses[key]
+        lair = self.variable(boss.in_[1:]) if boss.in_.startswith("$") else boss.in_
+        npc = spawn_boss(self.world, boss, lair, None)
+        shared[key] = npc.id
+        state.setdefault("boss_base", {})[npc.id] = [npc.max_hp, npc.attack_power]
+
     def update_bosses(self) -> None:
-        """Defeats reset the boss's health; modifiers follow what the owner holds near it."""
+        """This agent's own bosses: a defeat resets the boss's health (as its `reset_hp_on_defeat`
+        says); modifiers follow what the owner holds and carries (`quest_bosses.py`)."""
         world, agent = self.world, self.agent
         for key, npc_id in self.progress["bosses"].items():
             npc = world.npcs.get(npc_id)
             if npc is None or npc.hp <= 0:
                 continue
+            boss = self.quest.bosses[key]
             for event in self.res.events_of(agent.id, "agent_defeated_in_combat"):
                 if event.data.get("npc_id") == npc_id:
-                    npc.hp = npc.max_hp
-            if npc.area_id == agent.area_id:
-                self.apply_modifiers(key, npc)
-
-    def apply_modifiers(self, key: str, npc: Any) -> None:
-        _, base_attack = self.state.get("boss_base", {}).get(npc.id, [npc.max_hp, npc.attack_power])
-        held = {self.world.def_of(oid).id for oid in self.agent.hands}
-        attack = base_attack
-        for mod in self.quest.bosses[key].modifiers:
-            applies = (not mod.when_held or held & set(mod.when_held)) and not held & set(
-                mod.unless_held
-            )
-            if not applies:
-                continue
-            if mod.attack is not None:
-                attack = mod.attack
-            if mod.max_hp is not None and mod.max_hp < npc.max_hp:  # a weakening sticks
-                npc.max_hp = mod.max_hp
-                npc.hp = min(npc.hp, mod.max_hp)
-        npc.attack_power = attack
+                    reset_after_defeat(boss, npc, self.state)
+            home = self.resolve(boss.in_)
+            refresh_boss(world, boss, npc, (agent,), home, self.state, self.resolve)
