@@ -32,9 +32,10 @@ class Carrying:
             return 0
         return (self.world.def_of(inv.id).capacity or 0) - container_load(self.world, inv)
 
-    def ensure_inventory(self: Any) -> Plan:
+    def ensure_inventory(self: Any, limit: float = LOCK_COST) -> Plan:
         """Equip a container as my inventory: one in hand or lying here, else the cheapest to
-        get. Without one in reach I carry on with my two hands (a quest reward may bring one)."""
+        get if it costs less than `limit`. Without one in reach I carry on with my two hands (a
+        quest reward may bring one)."""
         world, agent = self.world, self.agent
         if agent.inventory_id is not None:
             return
@@ -44,7 +45,7 @@ class Carrying:
             if not here:
                 kinds = [o.id for o in world.objects.values() if o.is_container]
                 best = min(kinds, key=lambda d: self.cost(d, 1), default=None)
-                if best is None or self.cost(best, 1) >= LOCK_COST:
+                if best is None or self.cost(best, 1) >= limit:
                     return
                 yield from self.obtain(best, 1)
                 here = [o for o in world.areas[agent.area_id].objects if o in world.containers]
@@ -184,7 +185,10 @@ class Carrying:
                 continue
             if obj.is_container or obj.size is None or self.inventory() is None:
                 for _ in range(min(n, 2)):  # two hands at most
-                    yield from self.free_hand(keep=self.kept_in_hand())
+                    held = [o for o in self.agent.hands if self.matches(o, did)]
+                    if self.agent.hands_full and len(held) == len(self.agent.hands):
+                        return  # my hands hold nothing but this already: no more fits
+                    yield from self.free_hand(keep=self.kept_in_hand() + held)
                     yield f"pick up {world.name_of(oid)}"
                     if not self.ok():
                         return

@@ -143,12 +143,10 @@ class Fighting:
             yield from self.hold(did, keep=[best] if best else [])
 
     def weakeners(self: Any, npc_id: str) -> list[str]:
-        """Things I carry that weaken this boss of mine while I hold them."""
-        quest_state = self.world.auxiliary.get("main_quest") or {}
-        owners = quest_state.get("boss_owner", {})
-        if npc_id not in owners or owners[npc_id][0] != self.aid:
+        """Things I carry that weaken this boss (mine or a shared one) while I hold them."""
+        boss = self.boss_of(npc_id)
+        if boss is None:
             return []
-        boss = self.game.quests.main_quest.bosses[owners[npc_id][1]]
         return [d for mod in boss.modifiers for d in mod.when_held if self.have(d)]
 
     def finish_fights(self: Any) -> Plan:

@@ -9,7 +9,7 @@ is complete, or for a while after it got stuck, it explores.
 from __future__ import annotations
 
 from agentodyssey_pz.policies.planner import Planner
-from agentodyssey_pz.policies.planning import WAIT, Plan
+from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan
 from agentodyssey_pz.policies.scripted import ScriptedPolicy
 
 
@@ -36,7 +36,7 @@ class QuestPlanner(Planner):
                 continue
             if self.agent.inventory_id is None:
                 key = self.deaths, self.issued
-                yield from self.ensure_inventory()
+                yield from self.ensure_inventory(INFINITE)  # long errands need a bag
                 if (self.deaths, self.issued) != key:
                     continue
             if self.rewards:

@@ -121,7 +121,7 @@ class QuestReading:
             for ref in p["npcs"]:
                 yield from self.fight(self.resolve(ref))
         elif kind == "boss_already_defeated":
-            boss = self.progress["bosses"].get(p["boss"])
+            boss = self.boss_instance(p["boss"])
             if boss is None:
                 raise Stuck(f"boss {p['boss']} was never spawned")
             yield from self.fight(boss)
@@ -131,6 +131,24 @@ class QuestReading:
             yield STAGE_WAIT  # the goal graph's `requires` orders stages; nothing to do
         else:
             raise Stuck(f"the planner cannot satisfy condition kind {kind!r}")
+
+    def boss_instance(self: Any, key: str) -> str | None:
+        """The NPC id of a boss of the quest: my own instance, or the one all agents share."""
+        if key in self.progress.get("bosses", {}):
+            return self.progress["bosses"][key]
+        quest_state = self.world.auxiliary.get("main_quest") or {}
+        return quest_state.get("shared_bosses", {}).get(key)
+
+    def boss_of(self: Any, npc_id: str) -> Any:
+        """The quest's definition of a boss instance I fight (mine or a shared one), else None."""
+        quest_state = self.world.auxiliary.get("main_quest") or {}
+        owned = quest_state.get("boss_owner", {}).get(npc_id)
+        if owned is not None:
+            return self.game.quests.main_quest.bosses[owned[1]] if owned[0] == self.aid else None
+        for key, shared in quest_state.get("shared_bosses", {}).items():
+            if shared == npc_id:
+                return self.game.quests.main_quest.bosses[key]
+        return None
 
     def possess(self: Any, kind: str, objects: Any) -> Plan:
         """Carry (and, for `holding`/`equipped_any_of`, hold or wear) the cheapest of `objects`."""

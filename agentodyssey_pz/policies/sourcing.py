@@ -20,6 +20,7 @@ from agentodyssey_pz.policies.planning import INFINITE, Plan, Replan, Stuck
 
 MAX_DEPTH = 4  # crafting chains planned at most this deep
 MAX_SOURCE_TRIES = 40  # sources followed by one `obtain` before it gives up
+MAX_GATHER_ROUNDS = 3  # passes over a recipe's ingredients before `craft` gives up
 SHORT_COIN_COST = 0.7  # route cost per coin still to earn before a purchase
 CRAFT_COST = 3.0  # base cost of crafting something (the craft itself, stowing the product)
 
@@ -221,10 +222,7 @@ class Sourcing:
         ]
         self.reserved.extend(needs)
         try:
-            for ing, q in obj.craft.ingredients.items():
-                units = self.units_needed(ing, q * count)
-                if units:
-                    yield from self.obtain(ing, units)
+            yield from self.gather(obj, count)
             where = None
             for dep in obj.craft.dependencies:
                 where = self.station_area(dep)
@@ -247,6 +245,22 @@ class Sourcing:
                 self.reserved.remove(entry)
         if not obj.is_station:
             yield from self.stow(did, count)
+
+    def gather(self: Any, obj: Any, count: int) -> Plan:
+        """The ingredients of `count` crafts of `obj`, all carried at once. Crafting one
+        ingredient may use up another already fetched (a strip cut from the plank the recipe
+        wants too), so they are counted again until a pass finds nothing missing."""
+        for _ in range(MAX_GATHER_ROUNDS):
+            short = [
+                (ing, units)
+                for ing, q in obj.craft.ingredients.items()
+                if (units := self.units_needed(ing, q * count)) > self.have(ing)
+            ]
+            if not short:
+                return
+            for ing, units in short:
+                yield from self.obtain(ing, units)
+        raise Stuck(f"the ingredients of {obj.name} keep running out")
 
     def buy(self: Any, npc_id: str, did: str, count: int) -> Plan:
         world = self.world

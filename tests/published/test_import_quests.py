@@ -101,6 +101,12 @@ def test_mark_quest_shape(published) -> None:
     assert setup["ch1_explore_min"] == {"let": "ch1_explore_min", "value": 3}
     assert setup["ch1_promise_line"]["value"] == "kindness"
     assert setup["ch2_contact_npc"]["stock"] == {"obj_tear_of_forest": 1}
+    # No stage summons the first boss: it is there once its own stage is reached, as published.
+    summons = [e for s in st.values() for e in s.get("on_complete", ()) if "spawn_boss" in e]
+    assert summons == [{"spawn_boss": "ch2_boss_npc"}]
+    assert st["ch1_boss"]["on_start"] == [{"spawn_boss": "ch1_boss_npc"}]
+    assert st["ch2_boss"]["on_start"] == [{"spawn_boss": "ch2_boss_npc"}]
+    assert [s["id"] for s in st.values() if "on_start" in s] == ["ch1_boss", "ch2_boss"]
 
 
 def test_base_quest_picks_its_areas(published) -> None:

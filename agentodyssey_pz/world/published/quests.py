@@ -455,7 +455,7 @@ class Translation:
         chapters = config.get("chapters")
         if not isinstance(chapters, list) or not chapters:
             raise PublishedGameError(f"{self.where}.QUEST_CONFIG: no chapters")
-        boss_stage_of = self.boss_stages(chapters)
+        boss_stage_of = self.boss_stages(chapters, set(self.bosses))
         out = []
         for chapter in chapters:
             stages = chapter.get("stages") or []
@@ -470,17 +470,33 @@ class Translation:
         return out
 
     @staticmethod
-    def boss_stages(chapters: list[dict[str, Any]]) -> dict[str, str]:
-        """Boss key -> the id of the stage that fights it (the stage after the one whose
-        completion summons it): the boss is there whenever an agent reaches that stage."""
+    def boss_stages(chapters: list[dict[str, Any]], bosses: set[str]) -> dict[str, str]:
+        """Boss key -> the id of the stage that fights it: the first stage whose conditions name
+        the boss (its kill, or its defeat). The boss is there whenever an agent reaches that
+        stage, as AgentOdyssey ensures it every tick from its stage on - also for a boss no
+        earlier stage summons (mark's first one)."""
         found: dict[str, str] = {}
         for chapter in chapters:
-            stages = chapter.get("stages") or []
-            for stage, following in itertools.pairwise(stages):
-                key = stage.get("spawns_boss_key")
-                if key:
-                    found[key] = following.get("id")
+            for stage in chapter.get("stages") or []:
+                for key in _bosses_named(stage, bosses):
+                    found.setdefault(key, stage.get("id"))
         return found
+
+
+def _bosses_named(stage: dict[str, Any], bosses: set[str]) -> list[str]:
+    """The boss keys a published stage's conditions name (nested ones too), in order."""
+    named: list[str] = []
+    pending = [*(stage.get("done_all") or []), *(stage.get("done_any") or [])]
+    while pending:
+        cond = pending.pop(0)
+        if not isinstance(cond, dict):
+            continue
+        pending.extend(cond.get("conditions") or [])
+        for field in ("npc_key", "boss_key"):
+            key = cond.get(field)
+            if key in bosses and key not in named:
+                named.append(key)
+    return named
 
 
 CONDITIONS: dict[tuple[Any, Any], Callable[[Translation, dict[str, Any]], dict[str, Any]]] = {
