@@ -141,6 +141,20 @@ class Carrying:
             yield f"drop {world.name_of(oid)}"
             return
 
+    def put_away(self: Any, oid: str) -> Plan:
+        """Take a held thing out of my hands: into my inventory if it fits, else onto the
+        ground."""
+        world = self.world
+        size = world.def_of(oid).size
+        if oid not in world.containers and size is not None and self.inventory() is not None:
+            if self.free_space() < size:
+                yield from self.make_room(size)
+            if self.free_space() >= size:
+                yield f"store 1 {world.name_of(oid)} inventory"
+                if self.ok():
+                    return
+        yield f"drop {world.name_of(oid)}"
+
     def hold(self: Any, what: str, keep: Iterable[str] = ()) -> Plan:
         """Get one unit of a definition (or an instance) into my hands from my inventory or the
         ground, keeping held things whose definitions (or ids) are in `keep`."""

@@ -12,6 +12,7 @@ health stays above SAFE_SHARE. `fight_cost` plays that fight out on paper.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, Plan, Stuck
@@ -43,31 +44,66 @@ class Fighting:
         best = self.best_weapon()
         return self.agent.min_attack + (self.world.objects[best].attack if best else 0)
 
-    def strikes(self: Any, npc: Any, beat: str, hp: int) -> bool:
+    def strikes(self: Any, npc: Any, beat: str, hp: int, hit: int | None = None) -> bool:
         """My move on this beat: strike (True) or defend. Strike when it defends or waits; on its
-        attack beat only against an enemy that never waits, while my health allows."""
+        attack beat when its blow does me no harm, or against an enemy that never waits while
+        my health allows (`hit`: its blow's damage, default as it is now)."""
         if beat != ATTACK:
             return True
-        hit = max(0, npc.attack_power - self.agent.defense)
+        if hit is None:
+            hit = max(0, npc.attack_power - self.agent.defense)
+        if hit == 0:
+            return True
         pattern = npc.combat_pattern
         return WAIT not in pattern and hp - hit > self.agent.max_hp * SAFE_SHARE
 
-    def fight_cost(self: Any, npc: Any, hp: int | None = None) -> float:
+    def fight_cost(
+        self: Any,
+        npc: Any,
+        hp: int | None = None,
+        *,
+        mine: int | None = None,
+        its_attack: int | None = None,
+        its_hp: int | None = None,
+        defense: int | None = None,
+    ) -> float:
         """Ticks a fight takes plus HP_COST per HP it costs me, or INFINITE when I would not
-        survive it well with `hp` (default: my health now). Played out beat by beat."""
+        survive it well with `hp` (default: my health now). Played out beat by beat with my
+        attack `mine` and `defense` and the NPC's attack and health (defaults: as they are
+        now)."""
         hp = self.agent.hp if hp is None else hp
-        memo, key = self.tick_memo(), ("fight", npc.id, hp)
+        mine = self.my_attack() if mine is None else mine
+        its_attack = npc.attack_power if its_attack is None else its_attack
+        its_hp = npc.hp if its_hp is None else its_hp
+        defense = self.agent.defense if defense is None else defense
+        memo, key = self.tick_memo(), ("fight", npc.id, hp, mine, its_attack, its_hp, defense)
         if key not in memo:
-            memo[key] = self._fight_cost(npc, hp)
+            hit = max(0, its_attack - defense)
+            played = self.play_fight(npc, hp, mine, hit, its_hp)
+            if played is None or played[1] >= hp * RISK_SHARE:
+                memo[key] = INFINITE
+            else:
+                memo[key] = played[0] + played[1] * HP_COST
         return memo[key]
 
-    def _fight_cost(self: Any, npc: Any, hp: int) -> float:
+    def fight_toll(self: Any, npc: Any, mine: int, its_attack: int, its_hp: int, defense: int) -> int:
+        """The health a fight would cost me however much I had (INFINITE when it never ends):
+        how fights I would lose all the same compare."""
+        hit = max(0, its_attack - defense)
+        played = self.play_fight(npc, INFINITE, mine, hit, its_hp)
+        return INFINITE if played is None else played[1]
+
+    def play_fight(
+        self: Any, npc: Any, hp: int, attack: int, hit: int, left: int
+    ) -> tuple[int, int] | None:
+        """(ticks, health lost) of a fight played out on paper from now, with my health `hp`
+        and attack, its blow's damage `hit` and its health `left`; None if I fall or it does not
+        end within MAX_BEATS."""
         combat = self._base("combat")
         guard_factor = self._base("steps.combat_rhythm").DEFEND_FACTOR
         recovery = self._base("verbs.defend").STAMINA_RECOVERY
         pattern = list(npc.combat_pattern) or [WAIT]
-        hit = max(0, npc.attack_power - self.agent.defense)
-        attack, left, mine = self.my_attack(), npc.hp, hp
+        mine = hp
         stamina, streak = self.agent.stamina, self.agent.consecutive_attacks
         engaged = self.agent.combats.get(npc.id)
         beat = engaged.rhythm_index if engaged is not None else None
@@ -75,10 +111,10 @@ class Fighting:
         while left > 0:
             ticks += 1
             if ticks > MAX_BEATS:
-                return INFINITE
+                return None
             acting = 0 if beat is None else beat  # the pattern index the NPC plays this tick
             action = None if beat is None else pattern[beat % len(pattern)]
-            if action is None or self.strikes(npc, action, mine):
+            if action is None or self.strikes(npc, action, mine, hit):
                 left -= combat.hit_damage(attack, stamina, action)
                 streak += 1
                 if streak > 1:
@@ -92,20 +128,19 @@ class Fighting:
             if npc.combat_pattern and pattern[acting % len(pattern)] == ATTACK:
                 mine -= int(hit * guard)
             if mine <= 0:
-                return INFINITE
+                return None
             beat = acting + 1
-        taken = hp - mine
-        if taken >= hp * RISK_SHARE:
-            return INFINITE
-        return ticks + taken * HP_COST
+        return ticks, hp - mine
 
-    def fight(self: Any, npc_id: str) -> Plan:
-        """Fight an NPC to its death keeping to its rhythm; then take its loot."""
+    def fight(self: Any, npc_id: str, *, prepare: bool = False) -> Plan:
+        """Fight an NPC to its death keeping to its rhythm; then take its loot. Against a quest
+        boss, or with `prepare`, get fit for the fight first (`prepare_for`)."""
         world = self.world
         npc = world.npcs[npc_id]
         loot = dict(npc.inventory)
         where = npc.area_id
-        if npc.owner == self.aid and self.best_weapon() is None:
+        prepare = prepare or self.boss_of(npc_id) is not None
+        if prepare and not self.best_weapon():
             yield from self.get_weapon()
         for _ in range(MAX_BEATS):
             if npc.hp <= 0 or npc.area_id is None:
@@ -113,6 +148,11 @@ class Fighting:
             engaged = self.agent.combats.get(npc_id)
             where = npc.area_id
             if engaged is None:
+                if prepare:
+                    yield from self.prepare_for(npc_id)
+                    if npc.hp <= 0 or npc.area_id is None:
+                        break
+                    loot = dict(npc.inventory)
                 yield from self.arm(npc_id)  # before walking in: dangerous places stay short visits
                 yield from self.goto(npc.area_id)
                 yield from self.arm(npc_id)
@@ -135,30 +175,38 @@ class Fighting:
             yield from self.obtain(best, 1)
 
     def arm(self: Any, npc_id: str) -> Plan:
-        """My best weapon in hand, and what weakens my boss (its modifiers) in the other."""
-        best = self.best_weapon()
-        if best is not None:
-            yield from self.hold(best)
-        for did in self.weakeners(npc_id)[:1]:
-            yield from self.hold(did, keep=[best] if best else [])
-
-    def weakeners(self: Any, npc_id: str) -> list[str]:
-        """Things I carry that weaken this boss (mine or a shared one) while I hold them."""
+        """What fights this NPC best in hand (`hand_setup`: my best weapon; against a boss with
+        modifiers, maybe another weapon and what weakens it), and nothing that would make a boss
+        stronger."""
+        npc = self.world.npcs[npc_id]
+        held, _ = self.hand_setup(npc)
+        for i, did in enumerate(held):
+            yield from self.hold(did, keep=held[:i])
         boss = self.boss_of(npc_id)
-        if boss is None:
-            return []
-        return [d for mod in boss.modifiers for d in mod.when_held if self.have(d)]
+        if boss is None or not boss.modifiers:
+            return
+        named = {d for mod in boss.modifiers for d in (*mod.when_held, *mod.unless_held)}
+        for oid in list(self.agent.hands):
+            did = self.world.def_of(oid).id
+            if did in named and did not in held:
+                yield from self.put_away(oid)
 
     def finish_fights(self: Any) -> Plan:
         for npc_id in list(self.agent.combats):
             yield from self.fight(npc_id)
 
     def prey(
-        self: Any, area: str | None, *, for_loot: bool = False, new_kinds: bool = False
+        self: Any,
+        area: str | None,
+        *,
+        for_loot: bool = False,
+        new_kinds: bool = False,
+        accept: Callable[[Any], bool] | None = None,
     ) -> list[tuple[float, str]]:
         """(score, NPC id) of enemies I can beat and reach, best first (in `area` if given; rich
-        ones when `for_loot`; kinds I never killed when `new_kinds`). Too weak for every enemy
-        now? Then ones I could beat at full health: a death sends me back whole."""
+        ones when `for_loot`; kinds I never killed when `new_kinds`; only those `accept` takes,
+        if given). Quest bosses are never prey. Too weak for every enemy now? Then ones I could
+        beat at full health: a death sends me back whole."""
         world, agent = self.world, self.agent
         for hp in (None, agent.max_hp):
             candidates: list[tuple[float, str]] = []
@@ -166,6 +214,8 @@ class Fighting:
                 if not npc.enemy or npc.hp <= 0 or npc.area_id is None or npc.owner is not None:
                     continue
                 if area is not None and npc.area_id != area:
+                    continue
+                if self.is_boss(npc.id) or (accept is not None and not accept(npc)):
                     continue
                 risk, d = self.fight_cost(npc, hp), self.distance(npc.area_id)
                 if risk >= INFINITE or d >= INFINITE:
@@ -183,11 +233,20 @@ class Fighting:
     def loot_value(self: Any, npc: Any) -> int:
         return sum((self.world.objects[o].value or 0) * n for o, n in npc.inventory.items())
 
-    def hunt(self: Any, area: str | None, *, for_loot: bool = False) -> Plan:
-        """Kill the easiest enemy I can reach (in `area` if given; rich ones when `for_loot`)."""
-        candidates = self.prey(area, for_loot=for_loot)
+    def hunt(
+        self: Any,
+        area: str | None,
+        *,
+        for_loot: bool = False,
+        accept: Callable[[Any], bool] | None = None,
+        what: str = "",
+    ) -> Plan:
+        """Kill the easiest enemy I can reach (in `area` if given; rich ones when `for_loot`;
+        one `accept` takes, if given, `what` saying which in a Stuck message)."""
+        candidates = self.prey(area, for_loot=for_loot, accept=accept)
         if not candidates:
-            raise Stuck(f"no enemy I can beat{' in ' + area if area else ''}")
+            raise Stuck(f"no enemy{' ' + what if what else ''} I can beat"
+                        f"{' in ' + area if area else ''}")
         yield from self.fight(candidates[0][1])
 
     def wear_best_armor(self: Any) -> Plan:

@@ -17,15 +17,19 @@ import heapq
 from typing import Any
 
 from agentodyssey_pz.policies.mechanics import rule_module
-from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, OPENER_USAGES, Plan, Stuck
+from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, OPENER_USAGES, WAIT, Plan, Stuck
 
 BLOCKED_TICKS = 60  # an area I found no way into is not tried again for this long
 PICK_VERB = "lockpick"  # the lockpicking pack's verb: `lockpick <area>` with a tool in hand
 
 
 def picking_tools(game: Any) -> list[str]:
-    """The world's picking tools, the likelier to open first, read from the pack's own table of
-    tool usages and chances (`TOOL_CHANCES`)."""
+    """The world's picking tools, the likelier to open first: the rule's own answer (it knows
+    its settings: tools by usage or by definition id), else read from the pack's table of tool
+    usages and chances (`TOOL_CHANCES`)."""
+    rule = game.engine.rules[PICK_VERB]
+    if hasattr(rule, "picking_tools"):
+        return list(rule.picking_tools(game.world))
     chances = rule_module(game, PICK_VERB).TOOL_CHANCES
     usages = sorted(chances, key=chances.__getitem__, reverse=True)
     return [o.id for u in usages for o in game.world.objects.values() if o.usage == u]
@@ -35,6 +39,7 @@ class Navigation:
     """Routes, `goto`, openers and exploration (mixed into the planner)."""
 
     blocked: dict[str, int]
+    _lock_shifters: list[Any] | None = None
 
     # ------------------------------------------------------------------ routes
     def _routes(self: Any) -> tuple[dict[str, int], dict[str, str]]:
@@ -53,7 +58,13 @@ class Navigation:
                 continue
             for nxt in graph.visible_neighbors(area, self.aid):
                 path = graph.path(area, nxt)
-                step = 1 if not path["locked"] or self.opener(path["key"]) else 1 + LOCK_COST
+                locked, reopens = self.lock_state(area, nxt, path)
+                if reopens is not None:  # shut for a few ticks: the wait is the cost
+                    step = 1 + max(1, reopens - self.game.tick_index)
+                elif not locked or self.opener(path["key"]):
+                    step = 1
+                else:
+                    step = 1 + LOCK_COST
                 if d + step < best.get(nxt, INFINITE):
                     best[nxt], prev[nxt] = d + step, area
                     heapq.heappush(queue, (d + step, nxt))
@@ -77,6 +88,26 @@ class Navigation:
         return INFINITE if self.fetching_key and d >= LOCK_COST else d
 
     # ------------------------------------------------------------------ locks
+    def lock_state(self: Any, a: str, b: str, path: dict[str, Any]) -> tuple[bool, int | None]:
+        """(whether to plan with the path locked, the tick it opens again by itself or None).
+        A background rule may shift a path for a few ticks (`shifted_lock`, e.g. the
+        shifting_paths pack): a path it shut is waited for; one it opened is planned as locked
+        still (it shuts again behind me), though walked through while it is open."""
+        for rule in self.lock_shifters():
+            shifted = rule.shifted_lock(self.world, a, b)
+            if shifted is not None:
+                was_locked, back_at = shifted
+                if path["locked"] and not was_locked:
+                    return True, back_at
+                return was_locked, None
+        return path["locked"], None
+
+    def lock_shifters(self: Any) -> list[Any]:
+        """The game's rules that shift paths for a while and say how (`shifted_lock`)."""
+        if self._lock_shifters is None:
+            self._lock_shifters = [r for r in self.game.step_rules if hasattr(r, "shifted_lock")]
+        return self._lock_shifters
+
     def is_opener(self: Any, did: str) -> bool:
         return self.world.objects[did].usage in OPENER_USAGES
 
@@ -140,6 +171,9 @@ class Navigation:
             if path is None:
                 raise Stuck(f"no path to {target}")
             edge = world.graph.path(path[0], path[1])
+            if edge["locked"] and self.lock_state(path[0], path[1], edge)[1] is not None:
+                yield WAIT  # shut for a few ticks by a background rule: it opens by itself
+                continue
             if edge["locked"]:
                 opener = self.opener(edge["key"])
                 if opener is None and self.picks_instead(edge["key"]):
@@ -155,10 +189,27 @@ class Navigation:
             if not self.ok() and self.agent.combats:
                 yield from self.finish_fights()
 
-    def visit_some(self: Any, areas: list[str], k: int) -> Plan:
-        while sum(1 for a in areas if a in self.progress["visited"]) < k:
-            left = [a for a in areas if a not in self.progress["visited"]]
-            yield from self.goto(min(left, key=self.distance))
+    def visit_some(self: Any, areas: list[str], k: int, *, episode: bool = False) -> Plan:
+        """Stand in `k` of the areas: those seen since my quest started count, or with `episode`
+        those seen since the episode began. An area I find no way into is skipped for the
+        others while enough are left."""
+        skipped: set[str] = set()
+        while True:
+            seen = self.agent.visited if episode else self.progress["visited"]
+            if sum(1 for a in areas if a in seen) >= k:
+                return
+            left = [a for a in areas if a not in seen and a not in skipped]
+            if not left:
+                raise Stuck(f"cannot reach {k} of {areas}")
+            target = min(left, key=lambda a: (self.distance(a), a))
+            try:
+                yield from self.goto(target)
+            except Stuck:
+                if sum(1 for a in areas if a not in seen) - len(skipped) - 1 < k - sum(
+                    1 for a in areas if a in seen
+                ):
+                    raise
+                skipped.add(target)
 
     # ------------------------------------------------------------------ exploring
     def unvisited(self: Any) -> list[str]:

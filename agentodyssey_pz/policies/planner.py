@@ -1,7 +1,7 @@
 """`Planner`: the scripted player's whole toolbox, and the loop that runs one goal with it.
 
 Policies layer. The planner combines the mixins (moving, carrying, getting things, money, fighting,
-writing, reading the quest) over the driver in `planning`. Its `play` keeps the body in order -
+bosses, getting ready for a fight, writing, reading the quest) over the driver in `planning`. Its `play` keeps the body in order -
 fetch my things back after a death, keep an inventory, take up rewards dropped at my feet - and
 between those chores runs `round`, one step of the goal a subclass pursues (explore, craft, fight,
 trade, quest). When the goal has nothing to do, or a detour was asked for after the goal got
@@ -17,12 +17,14 @@ import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from agentodyssey_pz.policies.bosses import BossReading
 from agentodyssey_pz.policies.carrying import Carrying
 from agentodyssey_pz.policies.fighting import Fighting
 from agentodyssey_pz.policies.money import Money
 from agentodyssey_pz.policies.navigation import BLOCKED_TICKS, Navigation
 from agentodyssey_pz.policies.planning import WAIT, Plan, PlannerCore, Stuck
 from agentodyssey_pz.policies.questing import QuestReading
+from agentodyssey_pz.policies.readiness import Readiness
 from agentodyssey_pz.policies.sourcing import Sourcing
 from agentodyssey_pz.policies.writing import Writing
 
@@ -31,7 +33,18 @@ IDLE_TICKS = 10  # with nothing to do, wait this long before looking for somethi
 MAX_SPINS = 20  # turns of a play loop without a command before it waits anyway
 
 
-class Planner(Navigation, Carrying, Sourcing, Money, Fighting, Writing, QuestReading, PlannerCore):
+class Planner(
+    Navigation,
+    Carrying,
+    Sourcing,
+    Money,
+    Fighting,
+    BossReading,
+    Readiness,
+    Writing,
+    QuestReading,
+    PlannerCore,
+):
     """A scripted player for one agent of one game; `command()` gives its next command."""
 
     def __init__(self, game: Any, agent_id: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentodyssey_pz.policies.planning import Plan, Stuck
+from agentodyssey_pz.world.agents import carried_stores
 
 WRITE_USAGE = "write"  # objects with this usage are writing tools (spec actions.md, `write`)
 
@@ -57,5 +58,26 @@ class Writing:
         for store in [agent.hands] + ([inv.items] if inv else []):
             for oid in store:
                 if oid in world.writables and world.writables[oid].text == "":
+                    return oid
+        return None
+
+    def carries_text(self: Any, text: str, contains: bool = False, where: str | None = None) -> bool:
+        """Whether a writable I carry bears `text` (as the quest conditions compare texts),
+        looked for where `where` says (docs/world-format.md 11.1; default: all I carry)."""
+        conditions = self._base("conditions")
+        world, agent = self.world, self.agent
+        if where is None:
+            stores = [agent.equipped, *carried_stores(world, agent)]
+        else:
+            stores = conditions.stores_in(world, agent, where)
+        return bool(conditions.any_text(world, stores, conditions.normal_text(text), contains))
+
+    def note_with(self: Any, text: str, contains: bool = False) -> str | None:
+        """A writable I carry (hands, inventory, held containers) bearing `text`, else None."""
+        conditions = self._base("conditions")
+        world, target = self.world, conditions.normal_text(text)
+        for store in carried_stores(world, self.agent):
+            for oid in store:
+                if conditions.any_text(world, ({oid: 1},), target, contains):
                     return oid
         return None

@@ -177,6 +177,18 @@ class ShiftingPaths(BaseStepRule):
         return True
 
 
+    @staticmethod
+    def shifted_lock(world: World, a: str, b: str) -> tuple[bool, int] | None:
+        """For planners: when the path between `a` and `b` is shifted now, (whether it was locked
+        before the shift, the first tick whose commands find it back as it was); else None."""
+        state = world.auxiliary.get(STATE_KEY)
+        shift = state["active"].get(pair_key(a, b)) if state else None
+        if shift is None:
+            return None
+        # It goes back in this rule's run of tick `expires`, after that tick's commands.
+        return shift["prev_locked"], shift["expires"] + 1
+
+
 def tell(ctx: RuleContext, res: RuleResult, area_id: str, key: str, text: str) -> None:
     if ctx.game.count_in(area_id):
         for agent in ctx.game.agents_in(area_id):
