@@ -21,6 +21,9 @@ from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, OPENER_USAGES
 
 BLOCKED_TICKS = 60  # an area I found no way into is not tried again for this long
 PICK_VERB = "lockpick"  # the lockpicking pack's verb: `lockpick <area>` with a tool in hand
+SPARE_PICKS = 2  # picking tools worth taking along when they lie in my way
+EXTRA_PICK_COST = 10  # what a second or third picking tool may add to the cost of the first
+AMBUSH_COST = 3  # route cost of passing an enemy whose ambush would hurt me
 
 
 def picking_tools(game: Any) -> list[str]:
@@ -65,11 +68,29 @@ class Navigation:
                     step = 1
                 else:
                     step = 1 + LOCK_COST
+                step += self.danger(nxt)
                 if d + step < best.get(nxt, INFINITE):
                     best[nxt], prev[nxt] = d + step, area
                     heapq.heappush(queue, (d + step, nxt))
         memo["routes"] = best, prev
         return best, prev
+
+    def danger(self: Any, area_id: str) -> int:
+        """Route cost of walking into an area: AMBUSH_COST per enemy there whose ambush would
+        hurt me (an enemy strikes whoever stands in its area, docs/rule-packs.md), so routes go
+        round the worst places when a way round is not much longer."""
+        memo = self.tick_memo()
+        costs = memo.get("danger")
+        if costs is None:
+            costs = memo["danger"] = {}
+        if area_id not in costs:
+            npcs, defense = self.world.npcs, self.agent.defense
+            costs[area_id] = AMBUSH_COST * sum(
+                1
+                for n in self.world.visible_npcs(area_id, self.aid)
+                if npcs[n].enemy and npcs[n].hp > 0 and npcs[n].attack_power // 2 > defense
+            )
+        return costs[area_id]
 
     def route(self: Any, target: str) -> list[str] | None:
         best, prev = self._routes()
@@ -139,6 +160,34 @@ class Navigation:
         finally:
             self.fetching_key -= 1
 
+    def opener_need(self: Any, did: str) -> int:
+        """Units of `did` worth carrying to open locks: one per locked path it opens, plus
+        SPARE_PICKS for a picking tool (tries can fail)."""
+        memo = self.tick_memo()
+        if "opener_need" not in memo:
+            need: dict[str, int] = {}
+            for _, _, path in self.world.graph.nx.edges(data=True):
+                if path["locked"]:
+                    key = self.key_for(path["key"])
+                    need[key] = need.get(key, 0) + 1
+            if PICK_VERB in self.game.engine.rules:
+                for tool in picking_tools(self.game):
+                    need[tool] = need.get(tool, 0) + SPARE_PICKS
+            memo["opener_need"] = need
+        return memo["opener_need"].get(did, 0)
+
+    def take_openers(self: Any) -> Plan:
+        """Take the keys (and picking tools) lying where I stand that locks still need, while my
+        inventory has room for them: a locked path is cheap to walk with its key in the bag."""
+        world = self.world
+        if self.inventory() is None:
+            return
+        for oid in list(world.areas[self.agent.area_id].objects):
+            obj = world.def_of(oid)
+            short = self.opener_need(obj.id) - self.have(obj.id)
+            if short > 0 and obj.size is not None and self.free_space() >= obj.size:
+                yield from self.stow(obj.id, short, force=False)
+
     def picks_instead(self: Any, key: str | None) -> bool:
         """Whether to pick this lock: the game has the verb and the key cannot be had."""
         return PICK_VERB in self.game.engine.rules and self.key_out_of_reach(key)
@@ -152,10 +201,19 @@ class Navigation:
         if tool is None:
             self.fetching_key += 1
             try:
-                best = min(options, key=lambda d: self.cost(d, 1), default=None)
+                best = min(options, key=lambda d: (self.cost(d, 1), d), default=None)
                 if best is None or self.cost(best, 1) >= INFINITE:
                     raise Stuck(f"no key and no picking tool for the lock towards {area_id}")
-                yield from self.obtain(best, 1)
+                # Tries fail: bring a few when the others cost little more than the first.
+                units = next(
+                    (
+                        n
+                        for n in range(SPARE_PICKS + 1, 1, -1)
+                        if self.cost(best, n) <= self.cost(best, 1) + EXTRA_PICK_COST
+                    ),
+                    1,
+                )
+                yield from self.obtain(best, units)
             finally:
                 self.fetching_key -= 1
             return

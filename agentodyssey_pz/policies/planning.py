@@ -53,6 +53,7 @@ class PlannerCore:
         self.earning = False  # while short of coins, loot that sells is worth carrying
         self.entering: str | None = None  # the area my last command walked into, if it was `enter`
         self.stood_in = self.agent.area_id  # where I stood when I gave my last command
+        self._paused_ok: tuple[bool | None] | None = None  # last_ok while urgent commands run
         self._tick_memo: dict[Any, Any] = {}
         self._tick_memo_key: Any = None
         self._memo: dict[Any, Any] = {}
@@ -135,6 +136,14 @@ class PlannerCore:
             self.reserved.clear()
             self._plan = self.play()
         self.entering = None
+        urgent = self.urgent()
+        if urgent is not None:  # the plan waits, and later reads its own last command's outcome
+            if self._paused_ok is None:
+                self._paused_ok = (self.last_ok,)
+            self.issued += 1
+            return urgent
+        if self._paused_ok is not None:
+            self.last_ok, self._paused_ok = self._paused_ok[0], None
         while True:  # a plan that keeps failing ends in Stuck (MAX_REPLANS)
             try:
                 cmd = next(self._plan)
@@ -152,6 +161,11 @@ class PlannerCore:
         self.issued += 1
         self.stood_in = self.agent.area_id
         return cmd
+
+    def urgent(self) -> str | None:
+        """A command that must come before the plan's next one (e.g. a meal that saves my
+        life), or None."""
+        return None
 
     def restart(self) -> None:
         """Drop the running plan (after `Stuck`): the next command starts afresh."""

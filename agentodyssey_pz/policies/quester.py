@@ -8,20 +8,29 @@ is complete, or for a while after it got stuck, it explores.
 
 from __future__ import annotations
 
+import contextlib
+
 from agentodyssey_pz.policies.planner import Planner
-from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan
+from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan, Stuck
 from agentodyssey_pz.policies.scripted import ScriptedPolicy
+
+
+MAX_SETBACKS = 15  # plans at one stage that found no way on before the planner gives up
+SETBACK_PAUSE = 12  # ticks waited after such a plan before the next try
 
 
 class QuestPlanner(Planner):
     """Plays one agent through the main quest (the test suite's end-to-end solver runs this)."""
+
+    setbacks, setback_key = 0, None
 
     def progress_key(self) -> tuple:
         return self.stage_key()
 
     def play(self) -> Plan:
         if self.died_in is not None:
-            yield from self.recover(self.died_in)
+            with contextlib.suppress(Stuck):  # out of reach: carry on without my things
+                yield from self.recover(self.died_in)
             self.died_in = None
         while not self.progress.get("complete"):
             yield from self.never_spin()
@@ -44,12 +53,46 @@ class QuestPlanner(Planner):
                 yield from self.stow_loot(rewards)
                 yield from self.ensure_inventory()
                 continue
+            key = self.issued
+            yield from self.chores()
+            if self.issued != key:
+                continue
             stage = self.next_stage()
             if stage is None:
                 yield WAIT
                 continue
-            yield from self.achieve(stage)
+            try:
+                yield from self.achieve(stage)
+            except Stuck as exc:
+                yield from self.setback(exc)
         yield from self.after_quest()
+
+    def chores(self) -> Plan:
+        """Between steps of the quest: keys lying here, a meal when hurt, food for the road.
+        A chore that cannot be done is left for a while (`block`)."""
+        yield from self.take_openers()
+        for name, chore in (("snack", self.snack), ("provision", self.provision)):
+            if self.is_blocked(name):
+                continue
+            try:
+                yield from chore()
+            except Stuck:
+                self.block(name)
+
+    def setback(self, exc: Stuck) -> Plan:
+        """A plan for the stage found no way on. Things change - paths shift, merchants and
+        grounds fill again, another agent opens a lock - so I step out of harm's way, wait a
+        while and try again; after MAX_SETBACKS at the same stage I give up (Stuck)."""
+        key = self.stage_key()
+        self.setbacks = self.setbacks + 1 if key == self.setback_key else 1
+        self.setback_key = key
+        if self.setbacks > MAX_SETBACKS:
+            raise exc
+        self.reserved.clear()
+        with contextlib.suppress(Stuck):
+            yield from self.retreat()
+        for _ in range(SETBACK_PAUSE):
+            yield WAIT
 
     def has_quest(self) -> bool:
         game = self.game

@@ -27,6 +27,10 @@ EAT_VERB = "eat"
 MAX_PREPARATIONS = 60  # rounds of getting ready for one fight before fighting anyway
 MAX_MEALS = 12  # units eaten in one go
 SNACK_SHARE = 0.5  # between goals, eat what I carry below this share of my health
+HUNGRY_SHARE = 0.35  # below this share, fetch food if some is within NEAR_FOOD
+NEAR_FOOD = 8  # cost of the food worth a detour between goals (per unit)
+PROVISIONS = 3  # units of food carried along, in a game with an `eat` verb
+EMERGENCY_SHARE = 0.3  # below this share of my health, eating comes before any plan
 WEAPON, ARMOR = "weapon", "armor"
 
 
@@ -52,15 +56,40 @@ class Readiness:
         food = self.edibles()
         return sorted((d for d in self.carried() if d in food), key=lambda d: (food[d], d))
 
-    def snack(self: Any) -> Plan:
-        """Eat what I carry while my health is below SNACK_SHARE of its maximum."""
+    def provision(self: Any) -> Plan:
+        """Carry PROVISIONS units of food when the game lets me eat and food is near (the
+        fights and ambushes of a long errand are survived by eating on the way)."""
+        food = self.edibles()
+        if not food or self.inventory() is None or len(self.food_carried()) >= 1:
+            return
+        best = min(food, key=lambda d: (self.cost(d, PROVISIONS), d))
+        if self.cost(best, PROVISIONS) < NEAR_FOOD * PROVISIONS:
+            yield from self.obtain(best, PROVISIONS)
+
+    def urgent(self: Any) -> str | None:
+        """The command that saves me when a blow or two could kill me: eat food I carry."""
         agent = self.agent
-        if agent.hp < agent.max_hp * SNACK_SHARE and self.food_carried():
+        if agent.hp >= agent.max_hp * EMERGENCY_SHARE or agent.hp >= agent.max_hp:
+            return None
+        carried = self.food_carried()
+        if not carried:
+            return None
+        food = self.edibles()
+        return f"{EAT_VERB} {self.world.objects[max(carried, key=lambda d: (food[d], d))].name}"
+
+    def snack(self: Any) -> Plan:
+        """Below SNACK_SHARE of my health, eat what I carry; below HUNGRY_SHARE, fetch food
+        first if some is close by."""
+        agent = self.agent
+        if agent.hp < agent.max_hp * HUNGRY_SHARE and self.edibles() and not self.agent.combats:
+            yield from self.heal(agent.max_hp, fetch=True, limit=NEAR_FOOD)
+        elif agent.hp < agent.max_hp * SNACK_SHARE and self.food_carried():
             yield from self.heal(agent.max_hp, fetch=False)
 
-    def heal(self: Any, target: int, *, fetch: bool = True) -> Plan:
+    def heal(self: Any, target: int, *, fetch: bool = True, limit: float = LOCK_COST) -> Plan:
         """Eat until my health reaches `target` (or the food is gone): what I carry first, then,
-        with `fetch`, the cheapest food I can get. Returns whether I ate anything."""
+        with `fetch`, the cheapest food I can get for less than `limit`. Returns whether I ate
+        anything."""
         food, agent, ate = self.edibles(), self.agent, False
         for _ in range(MAX_MEALS):
             if agent.hp >= min(target, agent.max_hp) or not food:
@@ -70,7 +99,7 @@ class Readiness:
                 if not fetch:
                     break
                 best = min(food, key=lambda d: (self.cost(d, 1), d))
-                if self.cost(best, 1) >= LOCK_COST:
+                if self.cost(best, 1) >= limit:
                     break
                 yield from self.obtain(best, 1)
                 continue
