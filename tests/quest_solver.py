@@ -24,8 +24,9 @@ class QuestSolver(QuestPlanner):
     """Plays one agent through the main quest; `command()` gives the next command (and keeps a
     log of every command given)."""
 
-    def __init__(self, game: Game, agent_id: str) -> None:
+    def __init__(self, game: Game, agent_id: str, *, wait_for_team: bool = False) -> None:
         self.log: list[str] = []
+        self.wait_for_team = wait_for_team  # hold back from a shared last boss for the others
         super().__init__(game, agent_id)
 
     def command(self) -> str:

@@ -1,7 +1,7 @@
 """`Planner`: the scripted player's whole toolbox, and the loop that runs one goal with it.
 
 Policies layer. The planner combines the mixins (moving, carrying, getting things, money, fighting,
-bosses, getting ready for a fight, writing, reading the quest) over the driver in `planning`. Its `play` keeps the body in order -
+bosses, getting ready for a fight, writing, reading the quest, teamwork) over the driver in `planning`. Its `play` keeps the body in order -
 fetch my things back after a death, keep an inventory, take up rewards dropped at my feet - and
 between those chores runs `round`, one step of the goal a subclass pursues (explore, craft, fight,
 trade, quest). When the goal has nothing to do, or a detour was asked for after the goal got
@@ -26,6 +26,7 @@ from agentodyssey_pz.policies.planning import WAIT, Plan, PlannerCore, Stuck
 from agentodyssey_pz.policies.questing import QuestReading
 from agentodyssey_pz.policies.readiness import Readiness
 from agentodyssey_pz.policies.sourcing import Sourcing
+from agentodyssey_pz.policies.teamwork import Teamwork
 from agentodyssey_pz.policies.writing import Writing
 
 DETOUR_TICKS = 30  # after the goal got stuck: explore this long before trying it again
@@ -43,6 +44,7 @@ class Planner(
     Readiness,
     Writing,
     QuestReading,
+    Teamwork,
     PlannerCore,
 ):
     """A scripted player for one agent of one game; `command()` gives its next command."""

@@ -46,6 +46,7 @@ class PlannerCore:
         self.issued = 0  # commands given so far
         self.deaths = self.agent.deaths
         self.belongings: set[str] = set()  # what I held and wore after my last tick
+        self.supplied: set[str] = set()  # teammates I made an inventory for
         self.died_in: str | None = None
         self.reserved: list[tuple[str, int]] = []  # (definition, units) running plans still need
         self.rewards: dict[str, int] = {}  # quest rewards dropped at my feet, to pick up

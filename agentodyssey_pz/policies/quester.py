@@ -61,6 +61,11 @@ class QuestPlanner(Planner):
             if stage is None:
                 yield WAIT
                 continue
+            if self.waits_for_team(stage):
+                with contextlib.suppress(Stuck):
+                    yield from self.retreat()
+                yield WAIT
+                continue
             try:
                 yield from self.achieve(stage)
             except Stuck as exc:
@@ -68,10 +73,17 @@ class QuestPlanner(Planner):
         yield from self.after_quest()
 
     def chores(self) -> Plan:
-        """Between steps of the quest: keys lying here, a meal when hurt, food for the road.
-        A chore that cannot be done is left for a while (`block`)."""
+        """Between steps of the quest: keys lying here, a meal when hurt, food for the road, and
+        help for teammates (`teamwork`). A chore that cannot be done is left for a while
+        (`block`)."""
         yield from self.take_openers()
-        for name, chore in (("snack", self.snack), ("provision", self.provision)):
+        chores = (
+            ("snack", self.snack),
+            ("provision", self.provision),
+            ("supply", self.supply_teammates),
+            ("pass_on", self.pass_on),
+        )
+        for name, chore in chores:
             if self.is_blocked(name):
                 continue
             try:

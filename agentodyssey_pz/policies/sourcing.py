@@ -212,9 +212,9 @@ class Sourcing:
 
         return plan
 
-    def craft(self: Any, did: str, count: int) -> Plan:
+    def craft(self: Any, did: str, count: int, *, take: bool = True) -> Plan:
         """Craft `count` units: gather the ingredients, find or build the stations, craft there;
-        the products are stowed (stations stay where they were built)."""
+        the products are stowed, unless `take` is False (stations stay where they were built)."""
         world = self.world
         obj = world.objects[did]
         needs = [
@@ -243,7 +243,7 @@ class Sourcing:
         finally:
             for entry in needs:
                 self.reserved.remove(entry)
-        if not obj.is_station:
+        if take and not obj.is_station:
             yield from self.stow(did, count)
 
     def gather(self: Any, obj: Any, count: int) -> Plan:

@@ -1,0 +1,170 @@
+"""Teamwork between quest players: what one agent does so that the others can finish too.
+
+Policies layer; a mixin of the planner (`planner.Planner`). The main quest runs for every agent,
+but a world may hold fewer of some thing than agents need (one bag, a relic a merchant stocks
+once). The quester then helps, in three ways that name no world's content:
+
+* `supply_teammates`: a teammate without an inventory in a world where no container lies about
+  or waits in a merchant's stock cannot make one with two hands; I make one and leave it where I
+  stand, for it to fetch.
+* `pass_on`: a thing a teammate's current stage asks it to have (or to buy), that no ground and no
+  merchant offers any more, which I carry and my own stages ahead no longer need (not even to
+  make something they need): I drop it where I stand, for the teammate to fetch.
+* `waits_for_team` (opt-in, `wait_for_team`): at a last stage that only needs a shared boss
+  beaten, I wait until every teammate has reached that stage too, at most TEAM_WAIT ticks, so
+  that the one kill completes the quest for all of us (the episode ends with the first quest
+  completed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentodyssey_pz.policies.planning import INFINITE, Plan, walk_conditions
+from agentodyssey_pz.policies.sourcing import MAX_DEPTH
+from agentodyssey_pz.world.agents import possession
+
+TEAM_WAIT = 600  # ticks I wait at the last boss for teammates before fighting it anyway
+WANTING_KINDS = ("has_any_of", "holding", "equipped_any_of")
+
+
+class Teamwork:
+    """Helping the other agents through the quest (mixed into the planner)."""
+
+    wait_for_team = False
+    team_deadline: int | None = None
+
+    def teammates(self: Any) -> list[Any]:
+        """The other agents whose quest runs and is not complete."""
+        return [
+            a
+            for a in self.game.agents.values()
+            if a.id != self.aid
+            and a.progress.get("main_quest")
+            and not a.progress["main_quest"].get("complete")
+        ]
+
+    def stage_of(self: Any, agent: Any) -> Any:
+        """An agent's current stage in a linear chapter (None in a goal graph or past the end)."""
+        quest, progress = self.game.quests.main_quest, agent.progress.get("main_quest") or {}
+        if quest is None or not progress:
+            return None
+        chapter = quest.chapters[min(progress["chapter"], len(quest.chapters) - 1)]
+        index = progress["stage"]
+        if chapter.is_goal_graph or index >= len(chapter.stages):
+            return None
+        return chapter.stages[index]
+
+    # ------------------------------------------------------------------ things
+    def supply_teammates(self: Any) -> Plan:
+        """Make an inventory for a teammate that cannot (see the module docstring)."""
+        world = self.world
+        if self.inventory() is None:
+            return
+        lacking = [
+            a.id
+            for a in self.game.agents.values()
+            if a.id != self.aid and a.inventory_id is None and a.id not in self.supplied
+        ]
+        if not lacking:
+            return
+        kinds = [o.id for o in world.objects.values() if o.is_container]
+        ground, stock, _ = self.whereabouts()
+        if any(ground.get(d) or stock.get(d) for d in kinds):
+            return  # there is one to be had: the teammate can fetch it
+        craftable = [d for d in kinds if self.craft_cost(d, 1) < INFINITE]
+        if not craftable:
+            return
+        self.supplied.add(lacking[0])
+        best = min(craftable, key=lambda d: (self.craft_cost(d, 1), d))
+        yield from self.craft(best, 1, take=False)
+
+    def pass_on(self: Any) -> Plan:
+        """Drop a scarce thing a teammate's stage wants (see the module docstring)."""
+        world = self.world
+        ground, stock, _ = self.whereabouts()
+        ahead = None
+        for mate in self.teammates():
+            stage = self.stage_of(mate)
+            if stage is None:
+                continue
+            conditions = (*(stage.done_all or ()), *(stage.done_any or ()))
+            for cond in walk_conditions(conditions):
+                wanted = self.wanted_by(cond)
+                if not wanted or any(self.mate_has(mate, d) for d in wanted):
+                    continue
+                for did in wanted:
+                    if ground.get(did) or stock.get(did) or not self.have(did):
+                        continue
+                    if ahead is None:
+                        ahead = self.needs_ahead()
+                    if did in ahead:
+                        continue
+                    yield from self.hold(did)
+                    held = next((o for o in self.agent.hands if self.matches(o, did)), None)
+                    if held is not None:
+                        yield f"drop {world.name_of(held)}"
+                    return
+
+    @staticmethod
+    def wanted_by(cond: Any) -> list[str]:
+        """The objects a condition asks an agent to have or to buy."""
+        if cond.kind in WANTING_KINDS:
+            return list(cond.params["objects"])
+        if cond.kind == "event" and cond.params.get("type") == "object_bought":
+            return list(cond.params.get("objects", ()))
+        return []
+
+    def mate_has(self: Any, mate: Any, did: str) -> bool:
+        return possession(self.world, mate).get(did, 0) > 0
+
+    def needs_ahead(self: Any) -> set[str]:
+        """What my stages from the current one on want me to have, and what makes those
+        things (their recipes, MAX_DEPTH deep), and what weakens a boss."""
+        quest = self.game.quests.main_quest
+        progress = self.progress
+        wanted: set[str] = set()
+        for c, chapter in enumerate(quest.chapters):
+            if c < progress.get("chapter", 0):
+                continue
+            for i, stage in enumerate(chapter.stages):
+                if c == progress.get("chapter", 0) and i < progress.get("stage", 0):
+                    continue
+                for cond in walk_conditions((*(stage.done_all or ()), *(stage.done_any or ()))):
+                    wanted.update(self.wanted_by(cond))
+        for boss in quest.bosses.values():
+            for mod in boss.modifiers:
+                wanted.update(mod.when_held)
+        frontier = list(wanted)
+        for _ in range(MAX_DEPTH):
+            found = []
+            for did in frontier:
+                obj = self.world.objects.get(did)
+                if obj is not None:
+                    found += [i for i in obj.craft.ingredients if i not in wanted]
+            wanted.update(found)
+            frontier = found
+        return wanted
+
+    # ------------------------------------------------------------------ finishing together
+    def waits_for_team(self: Any, stage: Any) -> bool:
+        """Whether to hold back from the last boss for teammates (see the module docstring)."""
+        if not self.wait_for_team or not stage.quest_complete:
+            return False
+        conditions = list(walk_conditions((*(stage.done_all or ()), *(stage.done_any or ()))))
+        shared = self.quest_state().get("shared_bosses", {})
+        bosses = self.game.quests.main_quest.bosses
+        if not conditions or any(
+            c.kind != "boss_already_defeated" or not bosses[c.params["boss"]].shared
+            for c in conditions
+        ):
+            return False
+        if not all(c.params["boss"] in shared for c in conditions):
+            return False
+        behind = [m for m in self.teammates() if self.stage_of(m) is not stage]
+        if not behind:
+            return False
+        now = self.game.tick_index
+        if self.team_deadline is None:
+            self.team_deadline = now + TEAM_WAIT
+        return now < self.team_deadline
