@@ -18,6 +18,7 @@ from typing import Any
 from agentodyssey_pz.policies.planning import INFINITE, LOCK_COST, Plan, Stuck
 
 SAFE_SHARE = 0.45  # against enemies that never wait: trade blows only above this share of max HP
+RESTED = 0.6  # against harmless blows: strike while my stamina is at least this, else recover
 RISK_SHARE = 0.8  # a fight is not worth it when it would cost this share of my health
 LOOT_SHARE = 10  # when hunting for loot, its value divided by this counts against the route
 HP_COST = 0.25  # route cost per HP a fight costs me
@@ -44,16 +45,18 @@ class Fighting:
         best = self.best_weapon()
         return self.agent.min_attack + (self.world.objects[best].attack if best else 0)
 
-    def strikes(self: Any, npc: Any, beat: str, hp: int, hit: int | None = None) -> bool:
+    def strikes(
+        self: Any, npc: Any, beat: str, hp: int, hit: int | None = None, stamina: float = 1.0
+    ) -> bool:
         """My move on this beat: strike (True) or defend. Strike when it defends or waits; on its
-        attack beat when its blow does me no harm, or against an enemy that never waits while
-        my health allows (`hit`: its blow's damage, default as it is now)."""
+        attack beat when its blow does me no harm and I am rested, or against an enemy that never
+        waits while my health allows (`hit`: its blow's damage, default as it is now)."""
         if beat != ATTACK:
             return True
         if hit is None:
             hit = max(0, npc.attack_power - self.agent.defense)
-        if hit == 0:
-            return True
+        if hit == 0:  # harmless: strike while rested, else guard (defending restores stamina)
+            return stamina >= RESTED
         pattern = npc.combat_pattern
         return WAIT not in pattern and hp - hit > self.agent.max_hp * SAFE_SHARE
 
@@ -114,7 +117,7 @@ class Fighting:
                 return None
             acting = 0 if beat is None else beat  # the pattern index the NPC plays this tick
             action = None if beat is None else pattern[beat % len(pattern)]
-            if action is None or self.strikes(npc, action, mine, hit):
+            if action is None or self.strikes(npc, action, mine, hit, stamina):
                 left -= combat.hit_damage(attack, stamina, action)
                 streak += 1
                 if streak > 1:
@@ -161,7 +164,8 @@ class Fighting:
                 continue
             pattern = npc.combat_pattern
             beat = pattern[engaged.rhythm_index % len(pattern)] if pattern else WAIT
-            yield f"attack {npc.name}" if self.strikes(npc, beat, self.agent.hp) else DEFEND
+            strike = self.strikes(npc, beat, self.agent.hp, stamina=self.agent.stamina)
+            yield f"attack {npc.name}" if strike else DEFEND
         else:
             raise Stuck(f"the fight with {npc.name} does not end")
         if npc.hp <= 0 and self.agent.area_id == where:

@@ -9,7 +9,8 @@ once). The quester then helps, in three ways that name no world's content:
   stand, for it to fetch.
 * `pass_on`: a thing a teammate's current stage asks it to have (or to buy), that no ground and no
   merchant offers any more, which I carry and my own stages ahead no longer need (not even to
-  make something they need): I drop it where I stand, for the teammate to fetch.
+  make something they need; never a weapon or armour): I drop it where I stand, for the teammate
+  to fetch.
 * `waits_for_team` (opt-in, `wait_for_team`): at a last stage that only needs a shared boss
   beaten, I wait until every teammate has reached that stage too, at most TEAM_WAIT ticks, so
   that the one kill completes the quest for all of us (the episode ends with the first quest
@@ -26,6 +27,7 @@ from agentodyssey_pz.world.agents import possession
 
 TEAM_WAIT = 600  # ticks I wait at the last boss for teammates before fighting it anyway
 WANTING_KINDS = ("has_any_of", "holding", "equipped_any_of")
+KEPT_CATEGORIES = ("weapon", "armor")  # never passed on: they keep me alive on my way
 
 
 class Teamwork:
@@ -96,6 +98,8 @@ class Teamwork:
                 for did in wanted:
                     if ground.get(did) or stock.get(did) or not self.have(did):
                         continue
+                    if world.objects[did].category in KEPT_CATEGORIES:
+                        continue  # my own safety comes first
                     if ahead is None:
                         ahead = self.needs_ahead()
                     if did in ahead:
