@@ -12,11 +12,19 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from agentodyssey_pz.policies.planning import LOCK_COST, OPENER_USAGES, Plan, Replan, Stuck
+from agentodyssey_pz.policies.planning import (
+    INFINITE,
+    LOCK_COST,
+    OPENER_USAGES,
+    Plan,
+    Replan,
+    Stuck,
+)
 from agentodyssey_pz.world.agents import container_load
 
 KEPT_USAGES = (*OPENER_USAGES, "write", "writable")  # tools a plan may need again
 SELLABLE_VALUE = 2  # while earning, loot worth at least this is carried to a merchant
+UPGRADE_COST = 30  # the most a roomier inventory container is worth
 
 
 class Carrying:
@@ -55,6 +63,41 @@ class Carrying:
                 held = here[0]
         if held is not None and held in agent.hands:
             yield f"equip {world.name_of(held)}"
+
+    def upgrade_inventory(self: Any, wanted: Iterable[str] = ()) -> Plan:
+        """When none of `wanted` is to be had, maybe for want of room (the ingredients of a
+        recipe, or of the station it needs, must all be carried at once), swap my inventory for
+        a roomier container costing less than UPGRADE_COST. The old container's contents move
+        over through the ground, then it is left there."""
+        world, inv = self.world, self.inventory()
+        wanted = [d for d in wanted if d in world.objects]
+        if inv is None or not wanted or any(self.have(d) for d in wanted):
+            return
+        if any(self.cost(d, 1) < INFINITE for d in wanted):
+            return
+        room = world.def_of(inv.id).capacity or 0
+        better = [o.id for o in world.objects.values() if o.is_container and (o.capacity or 0) > room]
+        if not better:
+            return
+        best = min(better, key=lambda d: (self.cost(d, 1), d))
+        if self.cost(best, 1) >= UPGRADE_COST:
+            return
+        yield from self.obtain(best, 1)
+        new = next((o for o in self.agent.hands if self.matches(o, best)), None)
+        if new is None:
+            return
+        old = inv.id
+        name = world.name_of
+        for oid in [o for o in self.agent.hands if o != new]:
+            yield from self.put_away(oid)
+        yield f"unequip {name(old)}"
+        yield f"equip {name(new)}"
+        if self.agent.inventory_id != new:
+            raise Replan("the new container could not be equipped")
+        for oid, n in list(world.containers[old].items.items()):
+            yield f"discard {n} {name(oid)} {name(old)}"
+            yield from self.stow(world.def_of(oid).id, n)
+        yield f"drop {name(old)}"
 
     def needed(self: Any) -> set[str]:
         """Definitions I never sell or leave behind: what plans need, quest things, tools,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 
 from agentodyssey_pz.policies.planner import Planner
-from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan, Stuck
+from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan, Stuck, walk_conditions
 from agentodyssey_pz.policies.scripted import ScriptedPolicy
 
 
@@ -73,13 +73,14 @@ class QuestPlanner(Planner):
         yield from self.after_quest()
 
     def chores(self) -> Plan:
-        """Between steps of the quest: keys lying here, a meal when hurt, food for the road, and
-        help for teammates (`teamwork`). A chore that cannot be done is left for a while
+        """Between steps of the quest: keys lying here, a meal when hurt, food for the road, a
+        roomier bag, and help for teammates (`teamwork`). A chore that cannot be done is left for a while
         (`block`)."""
         yield from self.take_openers()
         chores = (
             ("snack", self.snack),
             ("provision", self.provision),
+            ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),
             ("supply", self.supply_teammates),
             ("pass_on", self.pass_on),
         )
@@ -90,6 +91,14 @@ class QuestPlanner(Planner):
                 yield from chore()
             except Stuck:
                 self.block(name)
+
+    def stage_wants(self) -> list[str]:
+        """The objects my current stage asks me to have."""
+        stage = self.next_stage()
+        if stage is None:
+            return []
+        conditions = (*(stage.done_all or ()), *(stage.done_any or ()))
+        return [d for c in walk_conditions(conditions) for d in self.wanted_by(c)]
 
     def setback(self, exc: Stuck) -> Plan:
         """A plan for the stage found no way on. Things change - paths shift, merchants and
