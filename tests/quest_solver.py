@@ -16,6 +16,7 @@ from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.engine.result import TickResult
 from agentodyssey_pz.policies.planning import Replan, Stuck
 from agentodyssey_pz.policies.quester import QuestPlanner
+from agentodyssey_pz.policies.scripted import tutorial_command
 
 __all__ = ["QuestSolver", "Replan", "Stuck", "run"]
 
@@ -30,7 +31,9 @@ class QuestSolver(QuestPlanner):
         super().__init__(game, agent_id)
 
     def command(self) -> str:
-        cmd = super().command()
+        """In a tutorial room, what its instruction says (as the scripted policies do); after
+        it, the planner's next command."""
+        cmd = tutorial_command(self.game, self.agent) or super().command()
         self.log.append(cmd)
         return cmd
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 QUEST_STATE = "main_quest"  # world.auxiliary key of the main quest's shared state
 Setup = tuple[tuple[str, ...], float]  # (definitions to hold, the fight's cost with them)
 
@@ -47,9 +46,10 @@ class BossReading:
     def is_boss(self: Any, npc_id: str) -> bool:
         """Whether an NPC is a quest boss of anyone (never hunted for loot or kills)."""
         state = self.quest_state()
-        return npc_id in state.get("boss_owner", {}) or npc_id in state.get(
-            "shared_bosses", {}
-        ).values()
+        return (
+            npc_id in state.get("boss_owner", {})
+            or npc_id in state.get("shared_bosses", {}).values()
+        )
 
     def boss_base(self: Any, npc: Any) -> tuple[int, int]:
         """(health, attack) the boss was created with."""

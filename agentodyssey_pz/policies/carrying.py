@@ -19,6 +19,7 @@ from agentodyssey_pz.policies.planning import (
     Plan,
     Replan,
     Stuck,
+    walk_conditions,
 )
 from agentodyssey_pz.world.agents import container_load
 
@@ -76,7 +77,9 @@ class Carrying:
         if any(self.cost(d, 1) < INFINITE for d in wanted):
             return
         room = world.def_of(inv.id).capacity or 0
-        better = [o.id for o in world.objects.values() if o.is_container and (o.capacity or 0) > room]
+        better = [
+            o.id for o in world.objects.values() if o.is_container and (o.capacity or 0) > room
+        ]
         if not better:
             return
         best = min(better, key=lambda d: (self.cost(d, 1), d))
@@ -134,7 +137,7 @@ class Carrying:
             if oid in world.writables:
                 blank = world.writables[oid].text == ""
                 blanks += blank
-                if not blank or blanks > 1:
+                if (not blank and not self.quest_note(oid)) or blanks > 1:
                     ranked.append((1, oid, n))
             elif obj.usage in OPENER_USAGES:
                 extra = max(0, min(n, openers + n - locks))
@@ -153,6 +156,37 @@ class Carrying:
                 ranked.append((5 if sells else 0, oid, n))
         ranked.sort(key=lambda r: (r[0], -(world.def_of(r[1]).size or 0)))
         return [(oid, n) for _, oid, n in ranked]
+
+    def quest_note(self: Any, oid: str) -> bool:
+        """Whether a writable bears a text the quest looks for (a condition's, or one that
+        weakens a boss): such a note is kept, as a stage ahead may want it again."""
+        conditions = self._base("conditions")
+        text = conditions.normal_text(self.world.writables[oid].text)
+        return bool(text) and any(t in text for t in self.quest_texts())
+
+    def quest_texts(self: Any) -> list[str]:
+        """The texts the quest's conditions and boss modifiers look for, normalised."""
+        memo = self.tick_memo()
+        if "quest_texts" not in memo:
+            quest, texts = self.game.quests.main_quest, []
+            if quest is not None:
+                for chapter in quest.chapters:
+                    for stage in chapter.stages:
+                        for cond in walk_conditions(
+                            (*(stage.done_all or ()), *(stage.done_any or ()))
+                        ):
+                            for key in ("text", "carrying_text"):
+                                if key in cond.params:
+                                    texts.append(self.resolve(cond.params[key]))
+                for boss in quest.bosses.values():
+                    texts += [
+                        self.resolve(m.when_carrying_text.text)
+                        for m in boss.modifiers
+                        if m.when_carrying_text
+                    ]
+            normal = self._base("conditions").normal_text
+            memo["quest_texts"] = [normal(t) for t in texts if t is not None and normal(t)]
+        return memo["quest_texts"]
 
     def make_room(self: Any, size: int) -> Plan:
         """Discard what I can spare from the inventory until `size` fits."""
@@ -199,8 +233,9 @@ class Carrying:
         yield f"drop {world.name_of(oid)}"
 
     def hold(self: Any, what: str, keep: Iterable[str] = ()) -> Plan:
-        """Get one unit of a definition (or an instance) into my hands from my inventory or the
-        ground, keeping held things whose definitions (or ids) are in `keep`."""
+        """Get one unit of a definition (or an instance) into my hands from my inventory, a
+        container in my hand or the ground, keeping held things whose definitions (or ids) are
+        in `keep`."""
         world, agent = self.world, self.agent
         keep = set(keep)
         for _ in range(4):
@@ -208,14 +243,26 @@ class Carrying:
                 return
             inv = self.inventory()
             inside = next((o for o in inv.items if self.matches(o, what)), None) if inv else None
+            boxed = next(
+                (
+                    (box, o)
+                    for box in [o for o in agent.hands if o in world.containers]
+                    for o in world.containers[box].items
+                    if self.matches(o, what)
+                ),
+                None,
+            )
             ground = next(
                 (o for o in world.areas[agent.area_id].objects if self.matches(o, what)), None
             )
-            if inside is None and ground is None:
+            if inside is None and boxed is None and ground is None:
                 raise Replan(f"{what} is gone")
-            yield from self.free_hand(
-                keep=[o for o in agent.hands if o in keep or world.def_of(o).id in keep]
-            )
+            kept = [o for o in agent.hands if o in keep or world.def_of(o).id in keep]
+            if inside is None and boxed is not None:  # the box fills one hand, the unit the other
+                yield from self.free_hand(keep=[*kept, boxed[0]])
+                yield f"take out {world.name_of(boxed[1])} {world.name_of(boxed[0])}"
+                continue
+            yield from self.free_hand(keep=kept)
             if inside is not None:
                 yield f"take out {world.name_of(inside)} inventory"
             else:

@@ -89,7 +89,9 @@ class Fighting:
                 memo[key] = played[0] + played[1] * HP_COST
         return memo[key]
 
-    def fight_toll(self: Any, npc: Any, mine: int, its_attack: int, its_hp: int, defense: int) -> int:
+    def fight_toll(
+        self: Any, npc: Any, mine: int, its_attack: int, its_hp: int, defense: int
+    ) -> int:
         """The health a fight would cost me however much I had (INFINITE when it never ends):
         how fights I would lose all the same compare."""
         hit = max(0, its_attack - defense)
@@ -249,8 +251,9 @@ class Fighting:
         one `accept` takes, if given, `what` saying which in a Stuck message)."""
         candidates = self.prey(area, for_loot=for_loot, accept=accept)
         if not candidates:
-            raise Stuck(f"no enemy{' ' + what if what else ''} I can beat"
-                        f"{' in ' + area if area else ''}")
+            raise Stuck(
+                f"no enemy{' ' + what if what else ''} I can beat{' in ' + area if area else ''}"
+            )
         yield from self.fight(candidates[0][1])
 
     def wear_best_armor(self: Any) -> Plan:

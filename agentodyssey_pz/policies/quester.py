@@ -14,7 +14,6 @@ from agentodyssey_pz.policies.planner import Planner
 from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan, Stuck, walk_conditions
 from agentodyssey_pz.policies.scripted import ScriptedPolicy
 
-
 MAX_SETBACKS = 15  # plans at one stage that found no way on before the planner gives up
 SETBACK_PAUSE = 12  # ticks waited after such a plan before the next try
 
@@ -74,8 +73,8 @@ class QuestPlanner(Planner):
 
     def chores(self) -> Plan:
         """Between steps of the quest: keys lying here, a meal when hurt, food for the road, a
-        roomier bag, and help for teammates (`teamwork`). A chore that cannot be done is left for a while
-        (`block`)."""
+        roomier bag, and help for teammates (`teamwork`). A chore that cannot be done is left
+        for a while (`block`)."""
         yield from self.take_openers()
         chores = (
             ("snack", self.snack),

@@ -108,8 +108,11 @@ class QuestReading:
         elif kind == "in_area_with_npc":
             yield from self.goto(self.world.npcs[self.resolve(p["npc"])].area_id)
         elif kind == "visited_k_of_area_set":
-            yield from self.visit_some(self.area_set(p["areas"]), int(self.resolve(p.get("k", 1))),
-                                       episode=p.get("history") == "episode")
+            yield from self.visit_some(
+                self.area_set(p["areas"]),
+                int(self.resolve(p.get("k", 1))),
+                episode=p.get("history") == "episode",
+            )
         elif kind in ("paper_text_equals_in_area", "paper_with_text_in_area"):
             area = self.resolve(p["area"]) if "area" in p else self.agent.area_id
             yield from self.leave_note(str(self.resolve(p["text"])), area)

@@ -60,19 +60,23 @@ class ScriptedPolicy(BasePolicy):
             return WAIT
 
     def tutorial_command(self) -> str | None:
-        """In the tutorial room: the command its current instruction names. Our instructions end
-        in the command after a colon ("... I pick it up: pick up creel_0"), maybe followed by an
-        alternative in parentheses; AgentOdyssey's quote it ("Required action: `pick up bag_1`").
-        The planners know only the open world."""
-        if self.me.tutorial_passed:
-            return None
-        lessons = base_pack(self.game)("steps.tutorial_room")
-        instruction = lessons.current_instruction(self.game, self.me)
-        if instruction is None:
-            return None
-        quoted = QUOTED.findall(instruction)
-        if quoted:
-            return quoted[-1].strip() or None
-        if ": " not in instruction:
-            return None
-        return instruction.rsplit(": ", 1)[-1].split(" (", 1)[0].strip() or None
+        return tutorial_command(self.game, self.me)
+
+
+def tutorial_command(game: Any, agent: Any) -> str | None:
+    """In the tutorial room: the command its current instruction names, else None. Our
+    instructions end in the command after a colon ("... I pick it up: pick up creel_0"), maybe
+    followed by an alternative in parentheses; AgentOdyssey's quote it ("Required action: `pick
+    up bag_1`"). The planners know only the open world."""
+    if agent.tutorial_passed:
+        return None
+    lessons = base_pack(game)("steps.tutorial_room")
+    instruction = lessons.current_instruction(game, agent)
+    if instruction is None:
+        return None
+    quoted = QUOTED.findall(instruction)
+    if quoted:
+        return quoted[-1].strip() or None
+    if ": " not in instruction:
+        return None
+    return instruction.rsplit(": ", 1)[-1].split(" (", 1)[0].strip() or None

@@ -61,7 +61,9 @@ class Writing:
                     return oid
         return None
 
-    def carries_text(self: Any, text: str, contains: bool = False, where: str | None = None) -> bool:
+    def carries_text(
+        self: Any, text: str, contains: bool = False, where: str | None = None
+    ) -> bool:
         """Whether a writable I carry bears `text` (as the quest conditions compare texts),
         looked for where `where` says (docs/world-format.md 11.1; default: all I carry)."""
         conditions = self._base("conditions")

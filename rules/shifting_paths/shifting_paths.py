@@ -176,7 +176,6 @@ class ShiftingPaths(BaseStepRule):
         res.emit(kind, WORLD_AGENT, {"from_area": a, "to_area": b, "expires_step": expires})
         return True
 
-
     @staticmethod
     def shifted_lock(world: World, a: str, b: str) -> tuple[bool, int] | None:
         """For planners: when the path between `a` and `b` is shifted now, (whether it was locked

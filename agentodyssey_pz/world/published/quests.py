@@ -16,7 +16,6 @@ and a boss appears when its stage is reached.
 from __future__ import annotations
 
 import ast
-import itertools
 import re
 from collections.abc import Callable
 from typing import Any
