@@ -18,7 +18,7 @@ from agentodyssey_pz.policies.planning import Replan, Stuck
 from agentodyssey_pz.policies.quester import QuestPlanner
 from agentodyssey_pz.policies.scripted import tutorial_command
 
-__all__ = ["QuestSolver", "Replan", "Stuck", "run"]
+__all__ = ["QuestSolver", "Replan", "Stuck", "run", "run_team"]
 
 
 class QuestSolver(QuestPlanner):
@@ -52,3 +52,31 @@ def run(game: Game, solvers: dict[str, QuestSolver | None], max_ticks: int) -> l
         if result.terminated:
             break
     return results
+
+
+def run_team(
+    game: Game, solvers: dict[str, QuestSolver], max_ticks: int
+) -> tuple[list[TickResult], dict[str, str]]:
+    """As `run`, for a team whose members may give up one by one: a solver that raises `Stuck`
+    is recorded (agent id -> the reason) and its agent waits from then on, while the others play
+    on. Returns every tick's result and the reasons."""
+    stuck: dict[str, str] = {}
+    results = []
+    for _ in range(max_ticks):
+        actions = {}
+        for aid, solver in solvers.items():
+            if aid not in stuck:
+                try:
+                    actions[aid] = solver.command()
+                    continue
+                except Stuck as exc:
+                    stuck[aid] = str(exc)
+            actions[aid] = "wait"
+        result = game.tick(actions)
+        results.append(result)
+        for aid, solver in solvers.items():
+            if aid not in stuck:
+                solver.observe(result)
+        if result.terminated:
+            break
+    return results, stuck

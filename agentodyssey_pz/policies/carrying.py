@@ -165,13 +165,17 @@ class Carrying:
         return bool(text) and any(t in text for t in self.quest_texts())
 
     def quest_texts(self: Any) -> list[str]:
-        """The texts the quest's conditions and boss modifiers look for, normalised."""
+        """The texts the quest's conditions (of my stages from the current one on) and boss
+        modifiers look for, normalised."""
         memo = self.tick_memo()
         if "quest_texts" not in memo:
             quest, texts = self.game.quests.main_quest, []
+            done = set(self.progress.get("completed", ()))
             if quest is not None:
                 for chapter in quest.chapters:
                     for stage in chapter.stages:
+                        if stage.id in done:
+                            continue
                         for cond in walk_conditions(
                             (*(stage.done_all or ()), *(stage.done_any or ()))
                         ):
@@ -309,15 +313,36 @@ class Carrying:
                 continue
             if not force:
                 return
-            yield from self.free_hand(keep=self.kept_in_hand())
+            kept = self.kept_in_hand()
+            if self.agent.hands_full and len(kept) == len(self.agent.hands):
+                # Dropping one needed thing to take up another would only go round in circles.
+                raise Stuck(f"no room for {did}: my bag and hands are full of what I need")
+            yield from self.free_hand(keep=kept)
             yield f"pick up {world.name_of(oid)}"
             if not self.ok():
                 raise Stuck(f"no room for {did}")
             count -= 1
 
     def kept_in_hand(self: Any) -> list[str]:
-        keep = self.needed()
-        return [o for o in self.agent.hands if self.world.def_of(o).id in keep]
+        """What I hold and should not let go of to free a hand: what `needed` names, but not a
+        note whose text the quest no longer looks for, nor a weapon other than my best one (unless
+        a running plan wants them)."""
+        world, keep = self.world, self.needed()
+        reserved = {did for did, _ in self.reserved}
+        best = self.best_weapon()
+        kept = []
+        for oid in self.agent.hands:
+            did = world.def_of(oid).id
+            if did not in keep:
+                continue
+            if did not in reserved:
+                writable = world.writables.get(oid)
+                if writable is not None and writable.text and not self.quest_note(oid):
+                    continue
+                if world.objects[did].category == "weapon" and did != best:
+                    continue
+            kept.append(oid)
+        return kept
 
     def stow_loot(self: Any, loot: dict[str, int]) -> Plan:
         """Take what a fallen enemy (or the quest) left here, when I need it or it sells."""
