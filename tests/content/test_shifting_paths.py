@@ -225,3 +225,26 @@ def test_state_shapes_and_no_candidates() -> None:
         "world.auxiliary.shifting_paths.active.a|b.prev_locked: missing",
         "world.auxiliary.shifting_paths.active.a|b.expires: expected int, got a string",
     ]
+
+
+def test_planners_read_a_shift_and_when_it_ends() -> None:
+    """`shifted_lock` (for planners): how the path was before its shift, and the first tick whose
+    commands find it back; a path not shifted has none. The quest planner waits at a path shut
+    for a few ticks, and plans a path opened for a while as locked (it shuts behind it)."""
+    from agentodyssey_pz.policies.quester import QuestPlanner
+
+    game = stage(agents=1, at=MIRE, tick=20)
+    shifter = rule(game, RULE)
+    assert shifter.shifted_lock(game.world, WELL, MIRE) is None
+    changed, _ = try_shift(game, WELL, MIRE, 0.0)  # open -> locked until tick 23
+    assert changed and game.world.graph.is_locked(WELL, MIRE)
+    assert shifter.shifted_lock(game.world, MIRE, WELL) == (False, 24)
+    planner = QuestPlanner(game, "agent_0")
+    path = game.world.graph.path(MIRE, WELL)
+    assert planner.lock_state(MIRE, WELL, path) == (True, 24)
+    game.world.graph.set_locked(REEDS, MIRE, True)
+    changed, _ = try_shift(game, REEDS, MIRE, 0.0)  # locked -> open until tick 23
+    assert changed and not game.world.graph.is_locked(REEDS, MIRE)
+    path = game.world.graph.path(MIRE, REEDS)
+    assert shifter.shifted_lock(game.world, REEDS, MIRE) == (True, 24)
+    assert planner.lock_state(MIRE, REEDS, path) == (True, None)

@@ -189,3 +189,25 @@ def test_mark_the_one_tear_is_passed_on_by_its_buyer(published) -> None:
     assert len(bought) == 1 and dropped == bought
     other = next(aid for aid in played.game.agent_ids if aid != bought[0])
     assert "ch2_trade_tear" in played.game.agents[other].progress["main_quest"]["completed"]
+
+
+def test_a_meal_comes_before_the_plan_when_a_blow_could_kill(published) -> None:
+    """With an `eat` verb (mark's scavenging pack) and food carried, a hurt quester eats before
+    its plan's next command; the plan then reads its own last command's outcome."""
+    game = Game("agentodyssey:mark", 1, GameConfig(tutorial=False))
+    game.reset(seed=0)
+    solver = QuestSolver(game, "agent_0")
+    game.tick({"agent_0": solver.command()})
+    agent = game.agents["agent_0"]
+    berries = [o for o in game.world.objects.values() if o.id == "obj_berry"]
+    assert berries and solver.edibles()["obj_berry"] == 6
+    agent.hands.clear()
+    agent.hands["obj_berry"] = 1
+    solver.last_ok = False
+    agent.hp = agent.max_hp // 5
+    assert solver.command() == "eat berry"
+    game.tick({"agent_0": "eat berry"})
+    solver.last_ok = True  # the meal worked ...
+    assert agent.hp == agent.max_hp // 5 + 6
+    solver.command()
+    assert solver.last_ok is False  # ... but the plan sees the outcome of its own command
