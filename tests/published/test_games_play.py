@@ -117,7 +117,7 @@ def test_masks_hold_over_many_states(world: str, tutorial, monkeypatch) -> None:
     """The broad sweep of tests/adapter/test_masks_exact.py: unmasked entries are taken, masked
     ones refused (in the dark, masked ones may be taken blind)."""
     monkeypatch.setattr(exact, "BROAD_STATES", 600)
-    env, unmasked, _ = exact.sweep(world, tutorial)
+    _env, unmasked, _ = exact.sweep(world, tutorial)
     assert "wait" in unmasked and len(unmasked) >= 6
 
 
@@ -160,7 +160,7 @@ def hostile_commands(game: Game, rng: random.Random) -> list[str]:
     for _ in range(AGENTS):
         kind = rng.random()
         if kind < 0.5:
-            words = [rng.choice(verbs)] + rng.sample(pieces, rng.randint(0, 4))
+            words = [rng.choice(verbs), *rng.sample(pieces, rng.randint(0, 4))]
         elif kind < 0.8:
             words = rng.sample(pieces, rng.randint(1, 6))
         else:
@@ -186,7 +186,7 @@ def test_ten_thousand_hostile_text_actions_break_nothing(world: str) -> None:
     while sent < HOSTILE_ACTIONS:
         commands = hostile_commands(env.game, rng)
         actions = dict(zip(env.agents, commands, strict=False))
-        observations, _, terminations, truncations, infos = env.step(actions)
+        observations, _, _terminations, _truncations, infos = env.step(actions)
         sent += len(actions)
         invalid += sum(bool(infos[a]["invalid_action"]) for a in actions)
         for agent, obs in observations.items():
