@@ -204,3 +204,25 @@ def test_catalogue_labels_are_unique(world: str) -> None:
     env.reset(seed=0)
     labels = [env.action_name("agent_0", i) for i in range(len(env.catalogue))]
     assert len(labels) == len(set(labels))
+
+
+@pytest.mark.parametrize("world", ["agentodyssey:remnant", "agentodyssey:mark"])
+def test_a_journaled_game_resumes_exactly(world: str, tmp_path: Path) -> None:
+    """The checkpoint keeps the imported definition and quest data, so a resume rebuilds the
+    same game (rule packs by name, the living world's state with it) and continues it."""
+    from agentodyssey_pz.checkpoint import resume
+    from agentodyssey_pz.engine.state import state_hash
+
+    env = agentodyssey_pz.parallel_env(
+        world=world, num_agents=2, checkpoint_dir=str(tmp_path), tutorial=False
+    )
+    env.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(130):
+        env.step(
+            {a: rng.choice(["wait", "defend", "pick up torch", "eat apple"]) for a in env.agents}
+        )
+    game = resume(str(tmp_path / "episode-00001"))
+    assert game.tick_index == env.game.tick_index == 130
+    assert state_hash(game) == state_hash(env.game)
+    assert game.pack.source == world
