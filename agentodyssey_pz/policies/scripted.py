@@ -62,7 +62,7 @@ class ScriptedPolicy(BasePolicy):
     def tutorial_command(self) -> str | None:
         """In the tutorial room: the command its current instruction names. Our instructions end
         in the command after a colon ("... I pick it up: pick up creel_0"), maybe followed by an
-        alternative in parentheses; AgentOdyssey's quote it ("Required action: `pick up bag_1`").
+        alternative in parentheses; AgentOdyssey's put it in backticks (`pick up bag_1`).
         The planners know only the open world."""
         if self.me.tutorial_passed:
             return None
