@@ -83,7 +83,14 @@ def targets(kind: str, definition: WorldDefinition) -> list[tuple[str, str]]:
     if kind == "area":
         return [(a.id, a.name) for _, a in definition.iter_areas()]
     if kind == "npc":
-        return [(n.id, n.name) for n in definition.entities.npcs]
+        # A quest's copy of a world NPC (AgentOdyssey's quests bring a second `nurse_chen`) is
+        # labelled by its id: a masked entry runs its label, which must not reach the other NPC.
+        seen: set[str] = set()
+        out = []
+        for npc in definition.entities.npcs:
+            out.append((npc.id, npc.id if npc.name in seen else npc.name))
+            seen.add(npc.name)
+        return out
     covers = OBJECT_KINDS.get(kind)
     if covers is None:
         return []

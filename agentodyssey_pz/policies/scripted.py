@@ -66,8 +66,8 @@ class ScriptedPolicy(BasePolicy):
 def tutorial_command(game: Any, agent: Any) -> str | None:
     """In the tutorial room: the command its current instruction names, else None. Our
     instructions end in the command after a colon ("... I pick it up: pick up creel_0"), maybe
-    followed by an alternative in parentheses; AgentOdyssey's quote it ("Required action: `pick
-    up bag_1`"). The planners know only the open world."""
+    followed by an alternative in parentheses; AgentOdyssey's put it in backticks (`pick up
+    bag_1`). The planners know only the open world."""
     if agent.tutorial_passed:
         return None
     lessons = base_pack(game)("steps.tutorial_room")

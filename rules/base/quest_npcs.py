@@ -24,11 +24,17 @@ GUIDE_ATTACK = 10**6
 NAME_SHUFFLE_SALT = 0xA5A5A5A5  # `name_order: shuffled`: Random(episode seed XOR this)
 
 
-def _instance(world: World, proto_id: str, name: str | None, level: int) -> Npc:
-    """A quest NPC (guide or boss) of `proto_id` at `level`, penniless, with its own loot."""
+def _instance(
+    world: World, proto_id: str, name: str | None, level: int, *, bare: bool = False
+) -> Npc:
+    """A quest NPC (guide or boss) of `proto_id` at `level`, penniless, with its own loot.
+    `bare`: the prototype's own id and name, as synthesis gives a unique NPC (when free)."""
     proto = world.npc_protos[proto_id]
-    named = {"name": name} if name else {}  # else the numbered prototype name
-    index, loot = world.take_npc_index(proto_id), dict(proto.loot)
+    named = {"name": name} if name else {}  # else the prototype name, numbered unless bare
+    loot = dict(proto.loot)
+    if bare and proto.id not in world.npcs:
+        return npc_instance(proto, None, level, coins=0, inventory=loot, quest=True, **named)
+    index = world.take_npc_index(proto_id)
     return npc_instance(proto, index, level, coins=0, inventory=loot, quest=True, **named)
 
 
@@ -92,8 +98,12 @@ def bring_guide(world: World, res: RuleResult, agent: AgentState, npc: Npc, key:
 
 
 def spawn_boss(world: World, boss: BossDef, area_id: str, owner: str | None) -> Npc:
-    """A fresh instance of a boss for one agent (`owner`), or for all (None), in its lair."""
-    npc = _instance(world, boss.npc, None, world.areas[area_id].level)
+    """A fresh instance of a boss for one agent (`owner`), or for all (None), in its lair. A
+    shared boss of a unique prototype is that NPC itself, by its bare name, as the texts of
+    AgentOdyssey's quests name it (`cinder_reaver`)."""
+    proto = world.npc_protos[boss.npc]
+    bare = owner is None and proto.unique
+    npc = _instance(world, boss.npc, None, world.areas[area_id].level, bare=bare)
     npc.quest = False  # bosses are fought: attack must not treat them as protected guides
     npc.owner = owner
     if boss.hp is not None:

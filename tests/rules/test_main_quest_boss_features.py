@@ -51,6 +51,32 @@ def kill(game: Game, agent_id: str, npc: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- shared bosses
+def test_a_shared_boss_of_a_unique_prototype_has_its_bare_name(tmp_path: Path) -> None:
+    """As synthesis names a unique NPC (and AgentOdyssey's quest texts name their bosses):
+    `warden`, not `warden_0`. A per-agent boss of the same prototype is numbered."""
+    unique = {**BOSS_NPC, "unique": True}
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "own").mkdir()
+    shared = quest_game(
+        tmp_path / "shared",
+        [FIGHT],
+        bosses={"warden": {"npc": "npc_q_warden", "in": ROWS, "shared": True}},
+        npcs=[unique],
+        agents=2,
+    )
+    [boss] = wardens(shared)
+    assert (boss.id, boss.name) == ("npc_q_warden", "warden")
+    kill(shared, "agent_1", boss)
+    own = quest_game(
+        tmp_path / "own",
+        [FIGHT],
+        bosses={"warden": {"npc": "npc_q_warden", "in": ROWS}},
+        npcs=[unique],
+        agents=2,
+    )
+    assert sorted(n.name for n in wardens(own)) == ["warden_0", "warden_1"]
+
+
 def test_a_shared_boss_is_one_for_everyone_and_anyones_kill_beats_it_for_all(
     tmp_path: Path,
 ) -> None:

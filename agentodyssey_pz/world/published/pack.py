@@ -9,7 +9,10 @@ data translated into our format (`quests`, and the tutorial's own module).
 
 from __future__ import annotations
 
+import copy as copy_module
+import functools
 import json
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -39,8 +42,36 @@ def _default_section(name: str) -> Any:
 def published_game(name: str, copy: PublishedCopy | None = None) -> PublishedGame:
     """The game `name` (base, remnant, mark, ...) from `copy` (default: `find_published()`).
     Raises KeyError for an unknown game and PublishedGameError when the copy is missing or does
-    not read as expected."""
+    not read as expected.
+
+    Reading a game parses four of AgentOdyssey's files (about 0.1 s); an env rebuilt in another
+    process or copied (SuperSuit's workers, the audit) reads the same game again, so the result
+    is kept per game and file version, and each caller gets its own copy of the data."""
     spec = game_spec(name)  # an unknown game is named before anything is read
+    copy = copy or find_published()
+    files = (spec.world_file, spec.quest_module, spec.tutorial_module, spec.general_module)
+    game = _read_game(spec.name, copy, tuple(_stamp(copy.path(rel)) for rel in files))
+    return attrs.evolve(
+        game,
+        definition=copy_module.deepcopy(game.definition),
+        quest_data=copy_module.deepcopy(game.quest_data),
+    )
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    """What changes when a file changes (its path, size and modification time)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int], ...]) -> Any:
+    """The game as read from the copy (`stamps` only keys the cache: a changed file is read
+    again). Never handed out directly: `published_game` copies its data."""
+    spec = game_spec(name)
     from agentodyssey_pz.world.published.definition import published_world
     from agentodyssey_pz.world.published.quests import (
         give_quest_values,
@@ -49,7 +80,6 @@ def published_game(name: str, copy: PublishedCopy | None = None) -> PublishedGam
     )
     from agentodyssey_pz.world.published.tutorial import tutorial_section
 
-    copy = copy or find_published()
     world = published_world(copy, spec.name)
     raw = world.definition
     notes = list(world.warnings)
