@@ -399,5 +399,6 @@ def _check_effect(effect: Effect, scope: QuestScope, path: str, problems: Proble
         check_npc_ref(effect.npc, scope, f"{path}.npc", problems)
     elif effect.npc is not None:
         problems.error(f"{path}.npc", "'npc' goes with restock")
-    if effect.unless_on_ground and effect.give is None:
-        problems.error(f"{path}.unless_on_ground", "'unless_on_ground' goes with give")
+    for flag in ("unless_on_ground", "unless_possessed"):
+        if getattr(effect, flag) and effect.give is None:
+            problems.error(f"{path}.{flag}", f"'{flag}' goes with give")

@@ -201,6 +201,7 @@ class Effect:
     restock: dict[str, int] | None = None
     npc: str | None = None  # the NPC `restock` applies to
     unless_on_ground: bool = False  # give: only what no unit of lies on the agent's ground yet
+    unless_possessed: bool = False  # give: only what the agent possesses no unit of yet
 
 
 @attrs.frozen

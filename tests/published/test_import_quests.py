@@ -52,7 +52,7 @@ def test_remnant_quest_shape(published) -> None:
         "boss": "ch1_boss_npc",
     }
     assert {"give": {"$currency": 12}} in st["ch1_boss"]["on_complete"]
-    assert {"give": {"obj_prism_lens": 1}, "unless_on_ground": True} in st["ch3_boss"][
+    assert {"give": {"obj_prism_lens": 1}, "unless_possessed": True} in st["ch3_boss"][
         "on_complete"
     ]
     assert st["ch5_final_boss"]["quest_complete"] is True

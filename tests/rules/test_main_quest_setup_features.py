@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import move_to, put_on_ground
+from harness import give, move_to, put_on_ground
 from quest_world import (
     GATE,
     ROWS,
@@ -227,3 +227,27 @@ def test_give_unless_on_ground_skips_what_already_lies_at_the_agents_feet(
     for def_id in ("obj_pear", "obj_label"):
         assert ground_units(game, VATS, def_id) == 1
     assert result.feedback("agent_0").count("appear at my feet") == len(spawned)
+
+
+def test_give_unless_possessed_gives_each_agent_its_own(tmp_path: Path) -> None:
+    """Two agents completing the stage in one place each get a unit (what `unless_on_ground`
+    would refuse the second), but an agent already holding one gets none."""
+    gift = {**GIVE, "on_complete": [{"give": {"obj_pear": 1}, "unless_possessed": True}]}
+    game = quest_game(tmp_path, [gift], agents=3)
+    game.world.areas[VATS].objects.clear()
+    for agent_id in game.agents:
+        move_to(game, agent_id, VATS)
+    give(game, "agent_2", "obj_pear", 1)
+    result = game.tick(waits(game))
+    assert all(completed(game, a) == ["gift"] for a in game.agents)
+    given = [a for a in game.agents if result.events_of(a, "quest_spawn")]
+    assert given == ["agent_0", "agent_1"]
+    assert ground_units(game, VATS, "obj_pear") == 2
+
+
+def test_unless_possessed_goes_with_give(tmp_path: Path) -> None:
+    from agentodyssey_pz.errors import QuestDataError
+
+    bad = {**GIVE, "on_complete": [{"spawn_boss": "x", "unless_possessed": True}]}
+    with pytest.raises(QuestDataError, match="'unless_possessed' goes with give"):
+        quest_game(tmp_path, [bad])

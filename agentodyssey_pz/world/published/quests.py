@@ -440,7 +440,10 @@ class Translation:
             effects.append({"give": {oid: int(count)}})
         gift = GIFTS.get(self.spec.name, {}).get(sid)
         if gift:
-            effects.append({"give": {gift: 1}, "unless_on_ground": True})
+            # AgentOdyssey gives it unless a unit lies at the agent's feet: two agents beating the
+            # boss together in one place would get one between them, and one could never go on.
+            # Each agent gets its own unless it already has one.
+            effects.append({"give": {gift: 1}, "unless_possessed": True})
         if effects:
             out["on_complete"] = effects
         if raw.get("on_complete_feedback"):

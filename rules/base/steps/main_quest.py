@@ -24,7 +24,7 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Pair, Record
-from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.agents import AgentState, possession
 from agentodyssey_pz.world.quest_records import (
     ChapterDef,
     Effect,
@@ -513,6 +513,7 @@ class QuestRun:
                         for k, n in effect.give.items()
                     },
                     unless_on_ground=effect.unless_on_ground,
+                    unless_possessed=effect.unless_possessed,
                 )
             elif effect.restock:
                 npc = self.world.npcs.get(self.variable((effect.npc or "$")[1:], ""))
@@ -520,14 +521,23 @@ class QuestRun:
                     for oid, count in effect.restock.items():
                         npc.inventory[oid] = npc.inventory.get(oid, 0) + count
 
-    def give(self, items: dict[str, int], *, unless_on_ground: bool = False) -> None:
+    def give(
+        self,
+        items: dict[str, int],
+        *,
+        unless_on_ground: bool = False,
+        unless_possessed: bool = False,
+    ) -> None:
         """The items on the ground at the agent's feet; with `unless_on_ground`, only those of
-        which no unit lies there yet."""
+        which no unit lies there yet; with `unless_possessed`, only those the agent has none of."""
         area = self.agent.area_id
         ground = self.world.areas[area].objects
         def_of = self.world.def_of
+        have = possession(self.world, self.agent) if unless_possessed else {}
         for oid, count in items.items():
             if unless_on_ground and any(def_of(there).id == oid for there in ground):
+                continue
+            if have.get(oid, 0) > 0:
                 continue
             for placed, n in self.world.spawn_on_ground(area, oid, count):
                 self.res.track_spawn(self.agent.id, placed, n, area_loc(area))
