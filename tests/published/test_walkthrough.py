@@ -21,8 +21,8 @@ planner falls short:
 * remnant 96: two hearts in stock, the spawn not sealed. On many remnant seeds the spawn's only
   exits are locked with keys no one can have there (the quest's final confluence key among
   them) and no picking tool is in reach: no player can leave. On others the second agent runs
-  short of a second iron scale armour or water sword, or both agents kill a boss standing
-  together and the gift of its stage (a lens, a crest) goes to one of them only, as published.
+  short of a second iron scale armour or water sword (seeds 21, 45), or the planner fills its
+  bag with what it needs and cannot make room (seed 39).
 * mark 1 with the tutorial on: each agent first passes mark's 28-step tutorial room.
 
 Run time: about 0.1 s of play for base and mark, about 1 s (965 ticks) for remnant.
