@@ -87,27 +87,32 @@ def test_undefined_ids_in_a_file_given_by_path_are_named(published) -> None:
 
 
 # ---------------------------------------------------------------------------- PettingZoo
+@TUTORIAL
 @pytest.mark.parametrize(
     ("obs_mode", "action_mode"), [("vector", "discrete"), ("text_only", "text")]
 )
 @pytest.mark.parametrize("world", WORLDS)
-def test_parallel_api_test(world: str, obs_mode: str, action_mode: str) -> None:
+def test_parallel_api_test(world: str, obs_mode: str, action_mode: str, tutorial) -> None:
     env = agentodyssey_pz.parallel_env(
-        world=world, obs_mode=obs_mode, action_mode=action_mode, max_cycles=120
+        world=world, obs_mode=obs_mode, action_mode=action_mode, max_cycles=120, tutorial=tutorial
     )
     quiet(parallel_api_test, env, num_cycles=150)
     assert env.agents == []
 
 
 @pytest.mark.filterwarnings(*DICT_OBSERVATION_WARNINGS)
+@TUTORIAL
 @pytest.mark.parametrize("world", WORLDS)
-def test_api_test_on_the_aec_env(world: str) -> None:
-    quiet(api_test, agentodyssey_pz.env(world=world, max_cycles=80), num_cycles=100)
+def test_api_test_on_the_aec_env(world: str, tutorial) -> None:
+    env = agentodyssey_pz.env(world=world, max_cycles=80, tutorial=tutorial)
+    quiet(api_test, env, num_cycles=100)
 
 
+@TUTORIAL
 @pytest.mark.parametrize("world", WORLDS)
-def test_parallel_seed_test(world: str) -> None:
-    quiet(parallel_seed_test, functools.partial(agentodyssey_pz.parallel_env, world=world))
+def test_parallel_seed_test(world: str, tutorial) -> None:
+    factory = functools.partial(agentodyssey_pz.parallel_env, world=world, tutorial=tutorial)
+    quiet(parallel_seed_test, factory)
 
 
 # ---------------------------------------------------------------------------- exact masks
