@@ -214,8 +214,15 @@ def _boss_defeated(c: Condition, s: QuestScope) -> bool:
 
 
 def _has_any_of(c: Condition, s: QuestScope) -> bool:
-    have = s.possession()
-    return any(have.get(oid, 0) > 0 for oid in c.params["objects"])
+    """A unit of one of the objects (instances by their definition) is carried: what
+    `possession` counts, without building its table (stage conditions are checked for every agent
+    on every tick)."""
+    wanted, def_of, agent = c.params["objects"], s.world.def_of, s.agent
+    for store in (agent.equipped, *carried_stores(s.world, agent)):
+        for oid, n in store.items():
+            if n > 0 and def_of(oid).id in wanted:
+                return True
+    return False
 
 
 def _any_instance_of(world: World, store: dict[str, int], wanted: list[str]) -> bool:

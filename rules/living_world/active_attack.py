@@ -45,6 +45,19 @@ def adjusted(chance: float, bag: dict[str, Any]) -> float:
     return min(1.0, max(0.0, chance))
 
 
+class Adjusted(dict):  # type: ignore[type-arg]
+    """Chances per level under the bag's modifiers, each worked out when first asked for: the
+    ambush asks only the levels of the areas where agents meet enemies, a few of the world's."""
+
+    def __init__(self, chances: dict[int, float], bag: dict[str, Any]) -> None:
+        super().__init__()
+        self.chances, self.bag = chances, bag
+
+    def __missing__(self, level: int) -> float:
+        found = self[level] = adjusted(self.chances[level], self.bag)
+        return found
+
+
 class ActiveAttack(BaseActiveAttack):
     name = "active_attack_step"
     priority = 6
@@ -63,10 +76,7 @@ class ActiveAttack(BaseActiveAttack):
         bag = ctx.world.auxiliary.get(BAG_KEY)
         if not bag:
             return chances, ENGAGED_CHANCE
-        turned = {}
-        for level, p in chances.items():  # a plain loop: a few levels, every tick
-            turned[level] = adjusted(p, bag)
-        return turned, adjusted(ENGAGED_CHANCE, bag)
+        return Adjusted(chances, bag), adjusted(ENGAGED_CHANCE, bag)
 
     def hit_damage(self, ctx: RuleContext, attack_power: int, defense: int) -> int:
         bag = ctx.world.auxiliary.get(BAG_KEY) or BAG_DEFAULTS
