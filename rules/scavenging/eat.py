@@ -137,7 +137,7 @@ class Eat(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.hp >= agent.max_hp:  # find_meal refuses every name
             return []
-        stores = carried_stores(world, agent)  # hands, inventory, held containers: find_meal's order
+        stores = carried_stores(world, agent)  # hands, inventory, held containers (find_meal)
         stores.append(world.areas[agent.area_id].objects)
         edibles = Edibles.of(world)
         seen: set[str] = set()  # a named thing's name leads to it alone: one id per name
