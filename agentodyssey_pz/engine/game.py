@@ -341,6 +341,10 @@ class Game:
         here = self._by_area.get(area_id)
         return len(here) if here else 0
 
+    def occupied_areas(self) -> set[str]:
+        """The areas where some agent stands: for rules that ask `count_in` of every area."""
+        return {area_id for area_id, here in self._by_area.items() if here}
+
     def agents_in(self, area_id: str) -> list[AgentState]:
         """Agents standing in `area_id`, in agent order."""
         here = self._by_area.get(area_id)

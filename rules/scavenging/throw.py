@@ -168,5 +168,5 @@ class Throw(BaseActionRule):
                 held.append(name)
         if not held:
             return []
-        targets = nameable_npcs(world, agent)
+        targets = nameable_npcs(world, agent, ctx.shared)
         return [(npc.def_id, (obj_name, npc.name)) for obj_name in held for npc in targets]

@@ -117,6 +117,6 @@ class Attack(BaseActionRule):
             return []
         return [
             (npc.def_id, (npc.name,))
-            for npc in nameable_npcs(world, agent)
+            for npc in nameable_npcs(world, agent, ctx.shared)
             if refusal(agent, npc) is None
         ]

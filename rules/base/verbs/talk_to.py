@@ -72,4 +72,6 @@ class TalkTo(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        return [(npc.def_id, (npc.name,)) for npc in nameable_npcs(ctx.world, ctx.actor)]
+        return [
+            (npc.def_id, (npc.name,)) for npc in nameable_npcs(ctx.world, ctx.actor, ctx.shared)
+        ]
