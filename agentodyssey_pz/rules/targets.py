@@ -25,14 +25,15 @@ def nameable_npcs(world: World, agent: AgentState, shared: Shared = None) -> lis
     verb that asks (nothing changes within a phase); callers must not change it."""
     if shared is not None:
         key = (NAMEABLE, agent.id)
-        found = shared.get(key)
-        if found is None:
-            found = shared[key] = nameable_npcs(world, agent)
-        return found
+        kept = shared.get(key)
+        if kept is not None:
+            return kept
     names, npcs = world.npc_name_to_id, world.npcs
     found = []
     for npc_id in world.visible_npcs(agent.area_id, agent.id):
         npc = npcs[npc_id]
         if names.get(npc.name) == npc_id:
             found.append(npc)
+    if shared is not None:
+        shared[key] = found
     return found

@@ -115,8 +115,8 @@ class Attack(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.attack <= 0:  # refusal(): too weak to hurt anyone
             return []
-        return [
-            (npc.def_id, (npc.name,))
-            for npc in nameable_npcs(world, agent, ctx.shared)
-            if refusal(agent, npc) is None
-        ]
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for npc in nameable_npcs(world, agent, ctx.shared):  # a plain loop: a few NPCs, every tick
+            if refusal(agent, npc) is None:
+                out.append((npc.def_id, (npc.name,)))
+        return out
