@@ -115,8 +115,10 @@ class Attack(BaseActionRule):
         agent, world = ctx.actor, ctx.world
         if agent.attack <= 0:  # refusal(): too weak to hurt anyone
             return []
+        names, npcs = world.npc_name_to_id, world.npcs
         out: list[tuple[str | None, tuple[str, ...]]] = []
-        for npc in nameable_npcs(world, agent, ctx.shared):  # a plain loop: a few NPCs, every tick
-            if refusal(agent, npc) is None:
+        for npc_id in world.visible_npcs(agent.area_id, agent.id):
+            npc = npcs[npc_id]
+            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
                 out.append((npc.def_id, (npc.name,)))
         return out

@@ -72,7 +72,11 @@ class TalkTo(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        agent, world = ctx.actor, ctx.world
+        names, npcs = world.npc_name_to_id, world.npcs
         out: list[tuple[str | None, tuple[str, ...]]] = []
-        for npc in nameable_npcs(ctx.world, ctx.actor, ctx.shared):  # a plain loop: a few NPCs
-            out.append((npc.def_id, (npc.name,)))
+        for npc_id in world.visible_npcs(agent.area_id, agent.id):
+            npc = npcs[npc_id]
+            if names.get(npc.name) == npc_id:
+                out.append((npc.def_id, (npc.name,)))
         return out
