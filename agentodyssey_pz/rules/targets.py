@@ -1,9 +1,10 @@
 """What an agent's command can name: the NPCs standing where it is.
 
 Layer: rule framework. Verbs that take an NPC's name list the NPCs here with this, whatever their
-pack (the base pack's `attack` and `talk to`, the scavenging pack's `pickpocket` and `throw` ...),
-so they agree on who can be named. In a listing phase (`RuleContext.shared`) the list is worked
-out once per agent for all of them.
+pack (the scavenging pack's `pickpocket` and `throw` ...), so they agree on who can be named; in a
+listing phase (`RuleContext.shared`) the list is worked out once per agent for all of them. The
+base pack's `attack` and `talk to`, listed for every agent of every world on every tick, inline
+the same filter (tests/rules/test_npc_targets.py holds them to it).
 """
 
 from __future__ import annotations

@@ -216,11 +216,25 @@ def _boss_defeated(c: Condition, s: QuestScope) -> bool:
 def _has_any_of(c: Condition, s: QuestScope) -> bool:
     """A unit of one of the objects (instances by their definition) is carried: what
     `possession` counts, without building its table (stage conditions are checked for every agent
-    on every tick)."""
-    wanted, def_of, agent = c.params["objects"], s.world.def_of, s.agent
-    for store in (agent.equipped, *carried_stores(s.world, agent)):
+    on every tick). Units of a definition that has no instances lie under its own id, so those
+    are looked up; the stores are searched entry by entry only for the others."""
+    world, agent = s.world, s.agent
+    stores = (agent.equipped, *carried_stores(world, agent))
+    objects, search = world.objects, False
+    for wanted in c.params["objects"]:
+        obj = objects.get(wanted)
+        if obj is None or obj.is_instanced:
+            search = True
+            continue
+        for store in stores:
+            if store.get(wanted, 0) > 0:
+                return True
+    if not search:
+        return False
+    wanted_ids, def_of = c.params["objects"], world.def_of
+    for store in stores:
         for oid, n in store.items():
-            if n > 0 and def_of(oid).id in wanted:
+            if n > 0 and def_of(oid).id in wanted_ids:
                 return True
     return False
 

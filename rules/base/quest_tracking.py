@@ -91,8 +91,12 @@ def record_agent(
 ) -> None:
     """This tick's records for one agent whose quest runs (`resolve`: its quest variables)."""
     if needs.kills:
-        record_kills(world, res.events_of(agent.id, "npc_killed"), progress)
-    if needs.light_objects:
+        killed = res.events_of(agent.id, "npc_killed")
+        if killed:  # no call on the ticks without a kill (most): every agent, every tick
+            record_kills(world, killed, progress)
+    # Only an agent holding something in an unlit area can light it (`record_light`'s own test,
+    # made here first: every agent, every tick).
+    if needs.light_objects and agent.hands and not world.areas[agent.area_id].light:
         record_light(world, agent, progress, needs.light_objects)
     if needs.talk_npcs:
         watched = {resolve(ref) for ref in needs.talk_npcs}

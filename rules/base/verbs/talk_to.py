@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.rules.targets import nameable_npcs
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
@@ -73,6 +72,7 @@ class TalkTo(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
+        # `rules.targets.nameable_npcs`, inlined as in `attack`.
         names, npcs = world.npc_name_to_id, world.npcs
         out: list[tuple[str | None, tuple[str, ...]]] = []
         for npc_id in world.visible_npcs(agent.area_id, agent.id):
