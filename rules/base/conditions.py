@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.context import WorldTable
 from agentodyssey_pz.world.agents import AgentState, carried_stores, possession
 from agentodyssey_pz.world.quest_records import (
     LIGHT_OBJECT,
@@ -213,28 +214,22 @@ def _boss_defeated(c: Condition, s: QuestScope) -> bool:
     return bool(shared and shared.get("defeated", {}).get(key))
 
 
+class DefinitionIds(WorldTable):
+    """Per object id (an instance's too): its definition's id, a lookup away."""
+
+    def work_out(self, oid: str) -> str:
+        return self.world.def_of(oid).id
+
+
 def _has_any_of(c: Condition, s: QuestScope) -> bool:
     """A unit of one of the objects (instances by their definition) is carried: what
     `possession` counts, without building its table (stage conditions are checked for every agent
-    on every tick). Units of a definition that has no instances lie under its own id, so those
-    are looked up; the stores are searched entry by entry only for the others."""
-    world, agent = s.world, s.agent
-    stores = (agent.equipped, *carried_stores(world, agent))
-    objects, search = world.objects, False
-    for wanted in c.params["objects"]:
-        obj = objects.get(wanted)
-        if obj is None or obj.is_instanced:
-            search = True
-            continue
-        for store in stores:
-            if store.get(wanted, 0) > 0:
-                return True
-    if not search:
-        return False
-    wanted_ids, def_of = c.params["objects"], world.def_of
-    for store in stores:
+    on every tick, and an agent carries a few things)."""
+    wanted, agent = c.params["objects"], s.agent
+    definition_ids = DefinitionIds.of(s.world)
+    for store in (agent.equipped, *carried_stores(s.world, agent)):
         for oid, n in store.items():
-            if n > 0 and def_of(oid).id in wanted_ids:
+            if n > 0 and definition_ids[oid] in wanted:
                 return True
     return False
 
