@@ -91,9 +91,10 @@ def record_agent(
 ) -> None:
     """This tick's records for one agent whose quest runs (`resolve`: its quest variables)."""
     if needs.kills:
-        killed = res.events_of(agent.id, "npc_killed")
-        if killed:  # no call on the ticks without a kill (most): every agent, every tick
-            record_kills(world, killed, progress)
+        for event in res.by_agent.get(agent.id, ()):  # a plain loop: most ticks hold no kill
+            if event.type == "npc_killed":
+                record_kills(world, res.events_of(agent.id, "npc_killed"), progress)
+                break
     # Only an agent holding something in an unlit area can light it (`record_light`'s own test,
     # made here first: every agent, every tick).
     if needs.light_objects and agent.hands and not world.areas[agent.area_id].light:
