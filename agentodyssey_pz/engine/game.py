@@ -85,8 +85,6 @@ class Game:
         ids = self.agent_ids
         self._order = {aid: i for i, aid in enumerate(ids)}
         self._start_time = self.config.start_datetime()
-        start = self._start_time  # whole seconds (the config's time format has no fractions)
-        self._start_seconds = start.hour * 3600 + start.minute * 60 + start.second
         self._time_text: tuple[int, str] = (-2, "")  # (tick, text): every observation shows it
         self.rule_set: RuleSet = load_rule_set(
             [rules_dir() / BASE_PACK, *self.config.rule_packs, *self.pack.rule_packs]
@@ -404,10 +402,13 @@ class Game:
         return self._start_time + dt.timedelta(seconds=elapsed)
 
     def seconds_of_day(self) -> int:
-        """Seconds since midnight at `time`, worked out from whole seconds rather than datetimes
-        (a tenth of the cost; the observation vector reads it every tick)."""
+        """Seconds since midnight at `time`, worked out from whole seconds rather than a new
+        datetime (a fraction of the cost; the observation vector reads it every tick). The start
+        has no fractions of a second (the config's time format has none)."""
+        start = self._start_time
         elapsed = max(self.tick_index, 0) * self.config.tick_seconds
-        return (self._start_seconds + elapsed) % SECONDS_PER_DAY
+        since = start.hour * 3600 + start.minute * 60 + start.second + elapsed
+        return since % SECONDS_PER_DAY
 
     @property
     def time_text(self) -> str:
