@@ -7,6 +7,8 @@ Usage: python benchmarks/bench_env.py [--agents 1 3 16 64] [--steps 2000] [--run
        python benchmarks/bench_env.py --expansion      (vector mode, world expansion off vs on)
        python benchmarks/bench_env.py --interleave [--envs 4 16 64 128]  (many envs in one process)
        python benchmarks/bench_env.py --long 200000  (one long episode, timed by tenths)
+       python benchmarks/bench_env.py --versus agentodyssey:remnant [--world default] [--runs 5]
+                                        (the two worlds' agent-step cost per mode, runs alternating)
 
 Masked random actions (a cheap sampler over the action mask). Vector mode steps with discrete
 actions. The two text modes take text commands chosen from the valid-action list, which the env puts
@@ -382,6 +384,24 @@ def interleave_cost(world: str, envs: int, steps: int, runs: int) -> None:
     )
 
 
+def versus(world: str, other: str, steps: int, runs: int, agents: int = 3) -> None:
+    """Agent-steps per second of `world` and `other` in each mode (`agents` agents, tutorial off),
+    runs alternating between the two so that this machine's drift over minutes weighs on both
+    alike, and the cost ratio: `world`'s rate over `other`'s, the median of the paired runs (the
+    factor by which an agent-step of `other` costs more)."""
+    print(f"{world} against {other}, {agents} agents, {steps} steps per run; {runs} paired runs")
+    for mode, runner in RUNNERS.items():
+        mine, theirs = [], []
+        for seed in range(runs):  # the same seeds for both: each run pairs like with like
+            mine.append(runner(world, agents, steps, seed) * agents)
+            theirs.append(runner(other, agents, steps, seed) * agents)
+        ratio = statistics.median(a / b for a, b in zip(mine, theirs, strict=True))
+        print(
+            f"{mode:9} {world} {statistics.median(mine):8,.0f} agent-steps/s, {other} "
+            f"{statistics.median(theirs):8,.0f}; cost x{ratio:.2f}"
+        )
+
+
 def interpreter() -> str:
     """Which CPython runs the figures, and whether from a shared libpython: builds differ by 10-15%
     here (pyenv's default build, shared and without PGO/LTO, against Debian's python3.11)."""
@@ -416,10 +436,16 @@ def main() -> None:
     parser.add_argument(
         "--long", type=int, metavar="TICKS", help="one episode this long, timed by tenths"
     )
+    parser.add_argument(
+        "--versus", metavar="WORLD", help="compare --world with this world, runs alternating"
+    )
     args = parser.parse_args()
     print(f"python: {interpreter()}")
     if args.long:
         long_episode(args.world, 3, args.long)
+        return
+    if args.versus:
+        versus(args.world, args.versus, args.steps, max(args.runs, 5))
         return
     if args.interleave:
         for envs in args.envs:

@@ -35,6 +35,7 @@ from agentodyssey_pz.world.synthesis import SynthesisOptions
 from agentodyssey_pz.world.world import World
 
 OPTIONAL_RULE_SETS = ("main_quest", "side_quest", "tutorial")
+SECONDS_PER_DAY = 86400
 
 
 def default_agent_ids(count: int) -> tuple[str, ...]:
@@ -341,6 +342,10 @@ class Game:
         here = self._by_area.get(area_id)
         return len(here) if here else 0
 
+    def occupied_areas(self) -> set[str]:
+        """The areas where some agent stands: for rules that ask `count_in` of every area."""
+        return {area_id for area_id, here in self._by_area.items() if here}
+
     def agents_in(self, area_id: str) -> list[AgentState]:
         """Agents standing in `area_id`, in agent order."""
         here = self._by_area.get(area_id)
@@ -395,6 +400,15 @@ class Game:
     def time(self) -> dt.datetime:
         elapsed = max(self.tick_index, 0) * self.config.tick_seconds
         return self._start_time + dt.timedelta(seconds=elapsed)
+
+    def seconds_of_day(self) -> int:
+        """Seconds since midnight at `time`, worked out from whole seconds rather than a new
+        datetime (a fraction of the cost; the observation vector reads it every tick). The start
+        has no fractions of a second (the config's time format has none)."""
+        start = self._start_time
+        elapsed = max(self.tick_index, 0) * self.config.tick_seconds
+        since = start.hour * 3600 + start.minute * 60 + start.second + elapsed
+        return since % SECONDS_PER_DAY
 
     @property
     def time_text(self) -> str:

@@ -260,8 +260,7 @@ class VectorEncoder:
     def _time_of_day(self, game: Game) -> tuple[float, float]:
         """(sin, cos) of the time of day; computed once per tick, shared by every agent."""
         if self._clock[0] != game.tick_index:
-            moment = game.time
-            day = (moment.hour * 3600 + moment.minute * 60 + moment.second) / SECONDS_PER_DAY
+            day = game.seconds_of_day() / SECONDS_PER_DAY
             angle = 2 * math.pi * day
             self._clock = (game.tick_index, (math.sin(angle), math.cos(angle)))
         return self._clock[1]

@@ -44,6 +44,9 @@ class GameView(Protocol):
     def count_in(self, area_id: str) -> int:
         """How many agents stand in an area; O(1)."""
 
+    def occupied_areas(self) -> set[str]:
+        """The areas where some agent stands (`count_in` above 0); O(areas agents stood in)."""
+
     def is_enabled(self, custom_event: str) -> bool:
         """Whether an optional rule set (main_quest, side_quest, tutorial) is on for this game."""
 

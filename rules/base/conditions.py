@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.context import WorldTable
 from agentodyssey_pz.world.agents import AgentState, carried_stores, possession
 from agentodyssey_pz.world.quest_records import (
     LIGHT_OBJECT,
@@ -213,9 +214,24 @@ def _boss_defeated(c: Condition, s: QuestScope) -> bool:
     return bool(shared and shared.get("defeated", {}).get(key))
 
 
+class DefinitionIds(WorldTable):
+    """Per object id (an instance's too): its definition's id, a lookup away."""
+
+    def work_out(self, oid: str) -> str:
+        return self.world.def_of(oid).id
+
+
 def _has_any_of(c: Condition, s: QuestScope) -> bool:
-    have = s.possession()
-    return any(have.get(oid, 0) > 0 for oid in c.params["objects"])
+    """A unit of one of the objects (instances by their definition) is carried: what
+    `possession` counts, without building its table (stage conditions are checked for every agent
+    on every tick, and an agent carries a few things)."""
+    wanted, agent = c.params["objects"], s.agent
+    definition_ids = DefinitionIds.of(s.world)
+    for store in (agent.equipped, *carried_stores(s.world, agent)):
+        for oid, n in store.items():
+            if n > 0 and definition_ids[oid] in wanted:
+                return True
+    return False
 
 
 def _any_instance_of(world: World, store: dict[str, int], wanted: list[str]) -> bool:

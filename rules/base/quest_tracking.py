@@ -91,8 +91,13 @@ def record_agent(
 ) -> None:
     """This tick's records for one agent whose quest runs (`resolve`: its quest variables)."""
     if needs.kills:
-        record_kills(world, res.events_of(agent.id, "npc_killed"), progress)
-    if needs.light_objects:
+        for event in res.by_agent.get(agent.id, ()):  # a plain loop: most ticks hold no kill
+            if event.type == "npc_killed":
+                record_kills(world, res.events_of(agent.id, "npc_killed"), progress)
+                break
+    # Only an agent holding something in an unlit area can light it (`record_light`'s own test,
+    # made here first: every agent, every tick).
+    if needs.light_objects and agent.hands and not world.areas[agent.area_id].light:
         record_light(world, agent, progress, needs.light_objects)
     if needs.talk_npcs:
         watched = {resolve(ref) for ref in needs.talk_npcs}

@@ -15,6 +15,7 @@ the same name (a subclass: the ambush itself is the base pack's). Changes:
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from agentodyssey_pz.rules.context import RuleContext
@@ -45,6 +46,27 @@ def adjusted(chance: float, bag: dict[str, Any]) -> float:
     return min(1.0, max(0.0, chance))
 
 
+class Adjusted(Mapping[int, float]):
+    """The chances per level under the bag's modifiers (`adjusted`), each worked out when first
+    read: the ambush reads only the levels where agents meet enemies, a few of the world's."""
+
+    def __init__(self, chances: dict[int, float], bag: dict[str, Any]) -> None:
+        self._chances, self._bag = chances, bag
+        self._turned: dict[int, float] = {}
+
+    def __getitem__(self, level: int) -> float:
+        found = self._turned.get(level)
+        if found is None:
+            found = self._turned[level] = adjusted(self._chances[level], self._bag)
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._chances)
+
+    def __len__(self) -> int:
+        return len(self._chances)
+
+
 class ActiveAttack(BaseActiveAttack):
     name = "active_attack_step"
     priority = 6
@@ -58,15 +80,12 @@ class ActiveAttack(BaseActiveAttack):
             return dict.fromkeys(levels | {LOWEST_LEVEL}, low)
         return {level: low + (level - 1) * (high - low) / (top - 1) for level in levels}
 
-    def odds(self, ctx: RuleContext) -> tuple[dict[int, float], float]:
+    def odds(self, ctx: RuleContext) -> tuple[Mapping[int, float], float]:
         chances = self.chances(ctx.world)
         bag = ctx.world.auxiliary.get(BAG_KEY)
         if not bag:
             return chances, ENGAGED_CHANCE
-        turned = {}
-        for level, p in chances.items():  # a plain loop: a few levels, every tick
-            turned[level] = adjusted(p, bag)
-        return turned, adjusted(ENGAGED_CHANCE, bag)
+        return Adjusted(chances, bag), adjusted(ENGAGED_CHANCE, bag)
 
     def hit_damage(self, ctx: RuleContext, attack_power: int, defense: int) -> int:
         bag = ctx.world.auxiliary.get(BAG_KEY) or BAG_DEFAULTS

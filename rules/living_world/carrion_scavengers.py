@@ -61,19 +61,18 @@ class CarrionScavengers(BaseStepRule):
                     interest[area_id] = min(INTEREST_CAP, gained)
                     touched[area_id] = step
         valued = Valued.of(world)
-        for area in world.areas.values():
-            area_id = area.id
-            worth = False
-            for oid in area.objects:  # a plain loop: every ground, every tick
+        # Plain loops and a comparison for min(): every ground, every tick.
+        for area_id, area in world.areas.items():
+            for oid in area.objects:
                 if valued[oid]:
-                    worth = True
+                    gained = interest.get(area_id, 0.0) + CARRION_INTEREST
+                    interest[area_id] = gained if gained < INTEREST_CAP else INTEREST_CAP
+                    touched[area_id] = step
                     break
-            if worth:
-                interest[area_id] = min(INTEREST_CAP, interest.get(area_id, 0.0) + CARRION_INTEREST)
-                touched[area_id] = step
-            elif area_id in interest:
-                del interest[area_id]
-                touched.pop(area_id, None)
+            else:  # nothing of value lies here
+                if area_id in interest:
+                    del interest[area_id]
+                    touched.pop(area_id, None)
         for area_id in [a for a, last in touched.items() if step - last > FORGET_AFTER]:
             del touched[area_id]
             interest.pop(area_id, None)

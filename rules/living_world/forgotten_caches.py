@@ -87,12 +87,12 @@ class ForgottenCaches(BaseStepRule):
                 "idle_steps": {}, "thresholds": {}, "last_spawn_step": {}
             }  # fmt: skip
         thresholds, idle = state["thresholds"], state["idle_steps"]
-        rng, count_in = game.rng, game.count_in
+        rng, occupied_areas = game.rng, game.occupied_areas()
         spawn = world.spawn_area
         tutorial = tutorial_place(world)
         for area in world.areas.values():
             area_id = area.id
-            occupied = count_in(area_id) > 0
+            occupied = area_id in occupied_areas
             if area_id not in thresholds and not occupied:
                 continue  # nobody has been here yet
             if area_id == spawn or area.place_id == tutorial:

@@ -159,9 +159,23 @@ class Soundscape(BaseStepRule):
         """Step 2 for every area; True when areas have gone since (their entries must go)."""
         noise, quiet = state["noise"], state["quiet_steps"]
         factor = self.settings["decay_factor"]
+        steady = factor == 1.0  # noise that never fades (remnant)
         noise_of, gain_of, quiet_of = noise.get, heard.get, quiet.get
         for area_id in world.areas:  # comparisons rather than min/max/abs: every area, every tick
             before = noise_of(area_id, 0.0)
+            if (
+                steady
+                and area_id not in heard
+                and not (silenced and area_id in silenced)
+                and type(before) is float
+                and 0.0 <= before <= NOISE_CAP
+            ):
+                # Nothing heard, nothing faded: the noise stays as it is (a float within its
+                # bounds, as this rule keeps it), so only the quiet count moves.
+                quiet[area_id] = quiet_of(area_id, 0) + 1 if before <= QUIET_EPSILON else 0
+                if area_id not in noise:
+                    noise[area_id] = before
+                continue
             now = before * factor
             gain = gain_of(area_id)
             if gain is not None:
@@ -189,7 +203,7 @@ class Soundscape(BaseStepRule):
         phase = tutorial_phase(game)
         tutorial = tutorial_place(world)
         hush_after, scout_chance = self.settings["hush_after"], self.settings["scout_chance"]
-        random, count_in = game.rng.random, game.count_in
+        random, occupied = game.rng.random, game.occupied_areas()
         loud_heard = hush_heard = False
         for area in world.areas.values():  # scouts and caches add NPCs and objects, not areas
             area_id = area.id
@@ -199,16 +213,16 @@ class Soundscape(BaseStepRule):
             loud = loud_flags[area_id] = now >= LOUD_AT
             if loud:
                 if not loud_heard:
-                    loud_heard = count_in(area_id) > 0
+                    loud_heard = area_id in occupied
                 if random() < scout_chance:
                     self.send_scout(ctx, res, area)
             elif now <= QUIET_EPSILON and quiet[area_id] >= hush_after:
                 if not hush_heard:
-                    hush_heard = count_in(area_id) > 0
+                    hush_heard = area_id in occupied
                 if not phase and random() < HUSH_CACHE_CHANCE:
                     self.hush_cache(ctx, res, area)
                     quiet[area_id] = 0
-            if area_id in silenced:
+            if silenced and area_id in silenced:
                 tell_area(
                     game, res, area_id, "soundscape.silenced",
                     "The note's plea is heeded: the whole place falls silent.",

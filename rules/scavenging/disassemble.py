@@ -18,7 +18,7 @@ from __future__ import annotations
 import attrs
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
-from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.context import RuleContext, WorldTable
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.schema import ObjectDef
@@ -56,6 +56,17 @@ def find_part(world: World, agent: AgentState, name: str) -> Part | tuple[str, s
     if obj is None or not obj.craft.ingredients:
         return "disassemble.no_recipe", f"I cannot take {name} apart: it is not made of anything."
     return Part(store, oid, where, obj)
+
+
+class Parts(WorldTable):
+    """Per object id: (definition id, name) when it has a recipe and a command can name it
+    (`World.listing`), else None: what the listing asks of everything in reach."""
+
+    def work_out(self, oid: str) -> tuple[str, str] | None:
+        found = self.world.listing(oid)
+        if found is None or not self.world.objects[found[0]].craft.ingredients:
+            return None
+        return found
 
 
 class Disassemble(BaseActionRule):
@@ -99,15 +110,14 @@ class Disassemble(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        listing, equipped, objects = world.listing, agent.equipped, world.objects
+        parts, equipped = Parts.of(world), agent.equipped
         out: list[tuple[str | None, tuple[str, ...]]] = []
         seen: set[str] = set()
         for store in (agent.hands, world.areas[agent.area_id].objects):
             for oid in store:
-                found = listing(oid)  # a name another object shadows cannot reach this one
+                found = parts[oid]  # only what has a recipe and can be named
                 if found is None or oid in seen or equipped.get(oid, 0) > 0:
                     continue
                 seen.add(oid)
-                if objects[found[0]].craft.ingredients:
-                    out.append((found[0], (found[1],)))
+                out.append((found[0], (found[1],)))
         return out

@@ -16,9 +16,9 @@ from __future__ import annotations
 import attrs
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
-from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.context import RuleContext, WorldTable
 from agentodyssey_pz.rules.events import location
-from agentodyssey_pz.world.agents import AgentState, held_containers
+from agentodyssey_pz.world.agents import AgentState, carried_stores, held_containers
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
@@ -35,6 +35,16 @@ def restore_of(obj: ObjectDef) -> int:
 
 def is_edible(obj: ObjectDef) -> bool:
     return obj.usage == EDIBLE_USAGE or obj.category == EDIBLE_CATEGORY or restore_of(obj) > 0
+
+
+class Edibles(WorldTable):
+    """Per object id: (definition id, name) when it is edible and a command can name it
+    (`World.listing`), else None: what the listing asks of everything in reach, every tick."""
+
+    def work_out(self, oid: str) -> tuple[str, str] | None:
+        world = self.world
+        found = world.listing(oid)
+        return found if found is not None and is_edible(world.def_of(oid)) else None
 
 
 @attrs.frozen
@@ -86,6 +96,7 @@ class Eat(BaseActionRule):
         f"recover HP (its hp_restore, else {DEFAULT_RESTORE}), up to my maximum."
     )
     catalogue = CatalogueShape("object", name=0)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -118,20 +129,25 @@ class Eat(BaseActionRule):
         return None
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        """Each name of something in reach that eating would use, in the order of the sources
-        (hands, inventory, held containers, ground), each name once."""
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """Each name of something in reach that eating would use, with its definition id, in the
+        order of the sources (hands, inventory, held containers, ground), each name once."""
         agent, world = ctx.actor, ctx.world
         if agent.hp >= agent.max_hp:  # find_meal refuses every name
             return []
-        stores = [agent.hands]
-        if agent.inventory_id is not None:
-            stores.append(world.containers[agent.inventory_id].items)
-        stores += [box.items for box in held_containers(world, agent)]
+        stores = carried_stores(world, agent)  # hands, inventory, held containers (find_meal)
         stores.append(world.areas[agent.area_id].objects)
-        listing, names = world.listing, {}
+        edibles = Edibles.of(world)
+        seen: set[str] = set()  # a named thing's name leads to it alone: one id per name
+        out: list[tuple[str | None, tuple[str, ...]]] = []
         for store in stores:
             for oid in store:
-                found = listing(oid)
-                if found is not None and found[1] not in names:
-                    names[found[1]] = isinstance(find_meal(world, agent, found[1]), Meal)
-        return [(name,) for name, ok in names.items() if ok]
+                found = edibles[oid]  # find_meal refuses what is not edible, whatever else holds
+                if found is None or found[1] in seen:
+                    continue
+                seen.add(found[1])
+                if isinstance(find_meal(world, agent, found[1]), Meal):
+                    out.append((found[0], (found[1],)))
+        return out

@@ -158,4 +158,7 @@ class Pickpocket(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        return [(npc.def_id, (npc.name,)) for npc in nameable_npcs(ctx.world, ctx.actor)]
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for npc in nameable_npcs(ctx.world, ctx.actor, ctx.shared):  # a plain loop: a few NPCs
+            out.append((npc.def_id, (npc.name,)))
+        return out

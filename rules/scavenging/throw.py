@@ -28,7 +28,7 @@ from __future__ import annotations
 import attrs
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
-from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.context import RuleContext, WorldTable
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.kills import kill_npc
 from agentodyssey_pz.rules.targets import nameable_npcs
@@ -54,6 +54,15 @@ def throwable(world: World, oid: str) -> ObjectDef | None:
     if obj is None or obj.is_instanced or world.is_instance(oid):
         return None
     return obj
+
+
+class Throwables(WorldTable):
+    """Per held id: its name when it can be thrown and a command can name it (`World.listing`),
+    else None: what the listing asks of the hands, every tick."""
+
+    def work_out(self, oid: str) -> str | None:
+        found = self.world.listing(oid)
+        return found[1] if found is not None and throwable(self.world, oid) is not None else None
 
 
 @attrs.frozen
@@ -89,6 +98,7 @@ class Throw(BaseActionRule):
         "attack_power, then lands on the ground (7 in 10) or shatters into salvage."
     )
     catalogue = CatalogueShape("npc", name=1)
+    valid_params_from_mask = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -142,14 +152,21 @@ class Throw(BaseActionRule):
             res.say(agent_id, "throw.loot", f"{npc.name} dropped {loot}.")
 
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
+        return [params for _, params in self.mask_targets(ctx)]
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """Every object I hold that can be thrown x every NPC here (hand order x NPC order), each
+        entry the NPC's prototype."""
         agent, world = ctx.actor, ctx.world
-        listing = world.listing
+        if not agent.hands:
+            return []
+        throwables = Throwables.of(world)
         held = []
         for oid in agent.hands:
-            found = listing(oid)  # a name another object shadows cannot reach this one
-            if found is not None and throwable(world, oid) is not None:
-                held.append(found[1])
+            name = throwables[oid]
+            if name is not None:
+                held.append(name)
         if not held:
             return []
-        targets = [npc.name for npc in nameable_npcs(world, agent)]
-        return [(obj_name, npc_name) for obj_name in held for npc_name in targets]
+        targets = nameable_npcs(world, agent, ctx.shared)
+        return [(npc.def_id, (obj_name, npc.name)) for obj_name in held for npc in targets]

@@ -52,7 +52,9 @@ SHIFT_SHAPE = Record({"expires": int, "prev_locked": bool})
 
 
 def pair_key(a: str, b: str) -> str:
-    return "|".join(sorted((a, b)))
+    """The two area ids, sorted, joined by `|` (a comparison rather than sorted(): every path is
+    keyed at every trigger)."""
+    return f"{a}|{b}" if a <= b else f"{b}|{a}"
 
 
 def tutorial_place(world: World) -> str | None:

@@ -80,6 +80,23 @@ def test_tick_seconds_and_start_time_come_from_the_config() -> None:
 
 
 @pytest.mark.parametrize(
+    ("start_time", "tick_seconds"),
+    [
+        ("0001-01-01 08:00:00", 600), ("0999-12-31 23:58:00", 90), ("2024-02-28 23:59:59", 7),
+        ("1999-12-31 13:37:11", 3601), ("0001-01-01 00:00:00", 86400), ("0001-01-01 00:00:00", 1),
+    ],
+)  # fmt: skip
+def test_the_seconds_of_the_day_are_those_of_the_clock(start_time: str, tick_seconds: int) -> None:
+    """`seconds_of_day` (the observation vector's time of day) is what `time` reads, from the
+    bootstrap tick on, across midnights and leap days."""
+    game = make_game(tick_seconds=tick_seconds, start_time=start_time)
+    for tick in (-1, 0, 1, 5, 143, 144, 1000, 123_457):
+        game.tick_index = tick
+        moment = game.time
+        assert game.seconds_of_day() == moment.hour * 3600 + moment.minute * 60 + moment.second
+
+
+@pytest.mark.parametrize(
     "bad",
     [
         {"tick_seconds": 0}, {"tick_seconds": -600}, {"tick_seconds": True}, {"start_time": "8:00"},
@@ -128,7 +145,8 @@ def test_agents_in_one_area_see_each_other_until_one_leaves() -> None:
 
 @pytest.mark.parametrize(("world", "tutorial"), [("default", None), ("glasswick", False)])
 def test_agents_in_stays_exact_through_random_play(world: str, tutorial: bool | None) -> None:
-    """Moves, deaths and respawns: the per-area index always matches every agent's own area."""
+    """Moves, deaths and respawns: the per-area index always matches every agent's own area, and
+    the occupied areas are those `count_in` finds agents in."""
     game = Game(world, 4, GameConfig(tutorial=tutorial))
     game.reset(2)
     rng = random.Random(2)
@@ -147,6 +165,8 @@ def test_agents_in_stays_exact_through_random_play(world: str, tutorial: bool | 
         for area_id in game.world.areas:
             expected = [a for a in game.agents.values() if a.area_id == area_id]
             assert game.agents_in(area_id) == expected, (game.tick_index, area_id)
+        occupied = {area_id for area_id in game.world.areas if game.count_in(area_id)}
+        assert game.occupied_areas() == occupied == {a.area_id for a in game.agents.values()}
     assert moved >= 100 and sum(a.deaths for a in game.agents.values()) >= 6
 
 

@@ -12,6 +12,7 @@ name) and override `level_chances`, `odds` and `hit_damage`; the ambush itself s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
@@ -62,8 +63,9 @@ class ActiveAttack(BaseStepRule):
         """The chance per area level, given every level the world's areas have."""
         return ambush_chances(levels)
 
-    def odds(self, ctx: RuleContext) -> tuple[dict[int, float], float]:
-        """This tick's chances: per area level, and while the agent fights in rhythm."""
+    def odds(self, ctx: RuleContext) -> tuple[Mapping[int, float], float]:
+        """This tick's chances: per area level (a mapping the ambush only indexes, so an override
+        may work each level out when first read), and while the agent fights in rhythm."""
         return self.chances(ctx.world), ENGAGED_CHANCE
 
     def hit_damage(self, ctx: RuleContext, attack_power: int, defense: int) -> int:

@@ -145,19 +145,18 @@ class MainQuest(BaseStepRule):
         boss for everyone."""
         owners = state["boss_owner"]
         shared = state.get("shared_bosses")
-        for event in res.events:
-            if event.type != "npc_killed":
-                continue
-            npc_id = event.data.get("npc_id")
-            if npc_id in owners:
-                owner, key = owners[npc_id]
-                progress = game.agents[owner].progress.get(STATE_KEY)
-                if progress is not None:
-                    progress["bosses_defeated"][key] = True
-            elif shared:
-                for key, boss_id in shared.items():
-                    if boss_id == npc_id:
-                        state.setdefault("defeated", {})[key] = True
+        for event in res.events:  # one test per event: most ticks hold no kill
+            if event.type == "npc_killed":
+                npc_id = event.data.get("npc_id")
+                if npc_id in owners:
+                    owner, key = owners[npc_id]
+                    progress = game.agents[owner].progress.get(STATE_KEY)
+                    if progress is not None:
+                        progress["bosses_defeated"][key] = True
+                elif shared:
+                    for key, boss_id in shared.items():
+                        if boss_id == npc_id:
+                            state.setdefault("defeated", {})[key] = True
 
     @staticmethod
     def _update_shared_bosses(
@@ -260,7 +259,8 @@ class QuestRun:
         if self.needs.per_agent:  # tested here: a call per agent and tick is not free
             self.record()
         self.remember_visits_and_drops()
-        self.update_bosses()
+        if self.progress["bosses"]:  # no call for an agent without bosses: every agent, every tick
+            self.update_bosses()
         index, chapters = self.progress["chapter"], self.quest.chapters
         if index >= len(chapters):
             self.progress["complete"] = True

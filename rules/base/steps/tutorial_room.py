@@ -109,9 +109,12 @@ class TutorialRoom(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game = ctx.game
-        pending = [agent for agent in game.agents.values() if not agent.tutorial_passed]
-        if not pending:
+        for agent in game.agents.values():  # a plain loop first: once all have passed, every tick
+            if not agent.tutorial_passed:
+                break
+        else:
             return
+        pending = [agent for agent in game.agents.values() if not agent.tutorial_passed]
         tutorial = game.quests.tutorial  # None when the world or config leaves it off
         if tutorial is None:
             if game.is_enabled("tutorial"):

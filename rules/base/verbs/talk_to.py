@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.rules.targets import nameable_npcs
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
@@ -72,4 +71,12 @@ class TalkTo(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        return [(npc.def_id, (npc.name,)) for npc in nameable_npcs(ctx.world, ctx.actor)]
+        agent, world = ctx.actor, ctx.world
+        # `rules.targets.nameable_npcs`, inlined as in `attack`.
+        names, npcs = world.npc_name_to_id, world.npcs
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        for npc_id in world.visible_npcs(agent.area_id, agent.id):
+            npc = npcs[npc_id]
+            if names.get(npc.name) == npc_id:
+                out.append((npc.def_id, (npc.name,)))
+        return out
