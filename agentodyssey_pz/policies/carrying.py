@@ -206,21 +206,12 @@ class Carrying:
         """Empty one hand of something not in `keep` (ids): into the inventory, else the ground.
         When both hands hold things to keep, the later one goes after all: a hand must be freed,
         or the planner would try the same pick-up forever (it can fetch the thing again)."""
-        agent, world = self.agent, self.world
+        agent = self.agent
         if not agent.hands_full:
             return
         keep = set(keep)
-        for oid in [o for o in agent.hands if o not in keep] or list(agent.hands)[-1:]:
-            size = world.def_of(oid).size
-            if oid not in world.containers and size is not None and self.inventory() is not None:
-                if self.free_space() < size:
-                    yield from self.make_room(size)
-                if self.free_space() >= size:
-                    yield f"store 1 {world.name_of(oid)} inventory"
-                    if self.ok():
-                        return
-            yield f"drop {world.name_of(oid)}"
-            return
+        spare = [oid for oid in agent.hands if oid not in keep] or list(agent.hands)[-1:]
+        yield from self.put_away(spare[0])
 
     def put_away(self: Any, oid: str) -> Plan:
         """Take a held thing out of my hands: into my inventory if it fits, else onto the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, TypeVar
 
 import attrs
@@ -332,6 +332,13 @@ class BaseStepRule(ABC):
 
     @abstractmethod
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
+
+    def world_state(self, world: World, fresh: Callable[[], dict]) -> dict:
+        """This rule's record in `world.auxiliary[state_key]`, made by `fresh()` on first use."""
+        state = world.auxiliary.get(self.state_key)
+        if state is None:
+            state = world.auxiliary[self.state_key] = fresh()
+        return state
 
     def check_saved_state(self, world: World, agents: Any) -> list[str]:
         """Problems ("path: what is wrong") in the state this rule keeps, in a game being loaded

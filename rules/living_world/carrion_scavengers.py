@@ -48,9 +48,7 @@ class CarrionScavengers(BaseStepRule):
         game, world = ctx.game, ctx.world
         if tutorial_phase(game):
             return
-        state = world.auxiliary.get(STATE_KEY)
-        if state is None:
-            state = world.auxiliary[STATE_KEY] = {"interest": {}, "last_touch": {}}
+        state = self.world_state(world, lambda: {"interest": {}, "last_touch": {}})
         interest, touched = state["interest"], state["last_touch"]
         step = game.tick_index
         for event in res.events:

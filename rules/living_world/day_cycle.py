@@ -118,9 +118,7 @@ class DayCycle(KeepsStates, BaseStepRule):
         day, step_in_day = divmod(slot, SLOTS_PER_DAY)
         hour = step_in_day // SLOTS_PER_HOUR
         period = PERIOD_OF_HOUR[hour]
-        state = world.auxiliary.get(STATE_KEY)
-        if state is None:
-            state = world.auxiliary[STATE_KEY] = {}
+        state = self.world_state(world, dict)
         state["current_period"] = period
         info = world.auxiliary.get(INFO_KEY)
         if info is None:

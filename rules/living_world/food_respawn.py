@@ -40,9 +40,7 @@ class FoodRespawn(BaseStepRule):
         game, world = ctx.game, ctx.world
         if tutorial_phase(game):
             return
-        state = world.auxiliary.get(STATE_KEY)
-        if state is None:
-            state = world.auxiliary[STATE_KEY] = {"next_step": 0}
+        state = self.world_state(world, lambda: {"next_step": 0})
         step = game.tick_index
         if step < state["next_step"]:
             return

@@ -81,11 +81,9 @@ class ForgottenCaches(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
-        state = world.auxiliary.get(STATE_KEY)
-        if state is None:
-            state = world.auxiliary[STATE_KEY] = {
-                "idle_steps": {}, "thresholds": {}, "last_spawn_step": {}
-            }  # fmt: skip
+        state = self.world_state(
+            world, lambda: {"idle_steps": {}, "thresholds": {}, "last_spawn_step": {}}
+        )
         thresholds, idle = state["thresholds"], state["idle_steps"]
         rng, occupied_areas = game.rng, game.occupied_areas()
         spawn = world.spawn_area

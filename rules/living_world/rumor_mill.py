@@ -101,9 +101,7 @@ class RumorMill(BaseStepRule):
         game, world = ctx.game, ctx.world
         if tutorial_phase(game):
             return
-        state = world.auxiliary.get(STATE_KEY)
-        if state is None:
-            state = world.auxiliary[STATE_KEY] = {"notes": {}}
+        state = self.world_state(world, lambda: {"notes": {}})
         notes = state["notes"]
         news = False
         for event in res.events:

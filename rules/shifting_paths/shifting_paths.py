@@ -79,9 +79,7 @@ class ShiftingPaths(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
-        state = world.auxiliary.get(STATE_KEY)
-        if state is None:
-            state = world.auxiliary[STATE_KEY] = {"active": {}, "next_step": 0}
+        state = self.world_state(world, lambda: {"active": {}, "next_step": 0})
         step = game.tick_index
         if state["active"]:
             self.expire(ctx, res, state["active"])
