@@ -390,10 +390,9 @@ def llm_policy_specs(args: argparse.Namespace) -> list[Any]:
             configured = load_agents_config(args.agents_config, flags, tuple(policy_names()))
         except ConfigError as exc:
             raise ConfigError(f"--agents-config {exc}") from None
-    if args.policies is None:
-        names = list(configured) or list(DEFAULT_POLICIES)
-    else:
-        names = [p.strip() for p in args.policies.split(",") if p.strip()]
+    names = [p.strip() for p in args.policies.split(",") if p.strip()]
+    if configured and names == list(DEFAULT_POLICIES):  # --policies left at its default
+        names = list(configured)
     specs: list[Any] = []
     for name in names:
         if name in configured:
@@ -546,10 +545,10 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--agents", type=int, default=6, help="agents per episode")
     evaluate.add_argument(
         "--policies",
-        default=None,
+        default=",".join(DEFAULT_POLICIES),
         help="comma-separated policy names (agent_i plays policy i mod k); 'llm' is a "
-        "language-model policy set by the --llm-* flags (default: the policies of "
-        f"--agents-config, else {','.join(DEFAULT_POLICIES)})",
+        "language-model policy set by the --llm-* flags; left at its default with "
+        "--agents-config, the file's policies are played",
     )
     evaluate.add_argument("--seed", type=SEED, default=0, help="episode e is played with seed+e")
     evaluate.add_argument("--workers", type=int, default=1, help="processes, same results")
