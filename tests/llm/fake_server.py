@@ -16,7 +16,8 @@ What it answers, request by request:
 - `responder(body, n)`: a function of the request body (the JSON sent) and the request number
   (0-based) returning the content text; default `first_listed`: a JSON answer naming the first
   command listed as a bullet (`- command`) in the last user message, else "wait".
-- `latency`: seconds every answer waits first (all requests, in parallel threads).
+- `latency`: seconds every answer waits first (all requests, in parallel threads); `delay(body,
+  n)`: more seconds for one request (e.g. to make answers arrive out of order).
 - `usage`: its own deterministic token count, `count_tokens`: words (whitespace-split) of each
   message plus 3 per message for the prompt, words of the content for the completion. Tests compare
   the client's accounting with the sums in `server.log`.
@@ -44,7 +45,7 @@ class Reply:
     kind: str = "ok"  # ok | 429 | 500 | timeout | malformed | empty
     content: str | None = None  # for "ok": the text (None: ask the responder)
     seconds: float = 0.0  # extra wait before answering (for "timeout": how long to hang)
-    retry_after_ms: int = 10  # for "429"
+    retry_after_ms: int = 10  # for "429" and "500": the delay the client is asked to wait
 
 
 def count_tokens(text: str) -> int:
@@ -120,8 +121,10 @@ class FakeServer:
         latency: float = 0.0,
         responder: Callable[[dict[str, Any], int], str] = first_listed,
         model_name: str = "fake-model",
+        delay: Callable[[dict[str, Any], int], float] | None = None,
     ) -> None:
         self.latency = latency
+        self.delay = delay
         self.responder = responder
         self.model_name = model_name
         self._state = _State(script=list(script))
@@ -173,6 +176,18 @@ class FakeServer:
     def log(self) -> list[Logged]:
         with self._state.lock:
             return list(self._state.log)
+
+    def max_in_flight(self) -> int:
+        """The most requests the server was answering at once (from the log's time stamps)."""
+        events = sorted(
+            [(e.started, 1) for e in self.log] + [(e.finished, -1) for e in self.log],
+            key=lambda item: (item[0], item[1]),
+        )
+        most = now = 0
+        for _, step in events:
+            now += step
+            most = max(most, now)
+        return most
 
     def answered(self) -> list[Logged]:
         """The requests that got a 200 answer with usage (what a client can account for)."""
@@ -237,7 +252,8 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
             reply, n = server._next()
             reply = reply or Reply()
             started = time.perf_counter()
-            server._sleep(server.latency + reply.seconds)
+            extra = server.delay(body, n) if server.delay is not None and body else 0.0
+            server._sleep(server.latency + reply.seconds + extra)
             entry = Logged(body=body, kind=reply.kind, content=None, started=started)
             if reply.kind == "429":
                 headers = {
@@ -247,7 +263,8 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
                 self._send(429, b'{"error": {"message": "rate limited"}}', headers)
             elif reply.kind in ("500", "timeout") or body is None:
                 # a timeout's client has gone by now; answer as a broken server would
-                self._send(500, b'{"error": {"message": "internal error"}}')
+                headers = {"retry-after-ms": str(reply.retry_after_ms)}
+                self._send(500, b'{"error": {"message": "internal error"}}', headers)
             elif reply.kind == "malformed":
                 self._send(200, b'{"id": "x", "choices": [ this is not json')
             else:
