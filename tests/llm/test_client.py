@@ -106,7 +106,7 @@ def test_check_server() -> None:
     with FakeServer(model_name="smol") as server:
         assert check_server(settings_for(server)) == ["smol"]
         s = settings_for(server)
-    with pytest.raises(ConfigError, match="^llm: cannot reach the language-model server at http"):
+    with pytest.raises(ConfigError, match=r"^llm: cannot reach the language-model server at http"):
         check_server(s)
 
 

@@ -45,20 +45,20 @@ def test_defaults_and_derived_values() -> None:
     ],
 )
 def test_bad_values_name_their_key(changes: dict, key: str) -> None:
-    with pytest.raises(ConfigError, match=f"^{key}: "):
+    with pytest.raises(ConfigError, match=rf"^{key}: "):
         LLMSettings(**{"model": "m", **changes})
 
 
 def test_from_mapping_names_where_and_key() -> None:
     s = LLMSettings.from_mapping({"model": "m", "extra_body": {"min_p": 0.1}}, "here")
     assert s.extra_body == {"min_p": 0.1}
-    with pytest.raises(ConfigError, match="^here: temperature: "):
+    with pytest.raises(ConfigError, match=r"^here: temperature: "):
         LLMSettings.from_mapping({"model": "m", "temperature": "hot"}, "here")
-    with pytest.raises(ConfigError, match="^here: unknown setting temprature"):
+    with pytest.raises(ConfigError, match=r"^here: unknown setting temprature"):
         LLMSettings.from_mapping({"model": "m", "temprature": 1}, "here")
-    with pytest.raises(ConfigError, match="^here: model: missing"):
+    with pytest.raises(ConfigError, match=r"^here: model: missing"):
         LLMSettings.from_mapping({}, "here")
-    with pytest.raises(ConfigError, match="^here: expected a table"):
+    with pytest.raises(ConfigError, match=r"^here: expected a table"):
         LLMSettings.from_mapping([1], "here")
 
 
