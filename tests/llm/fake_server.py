@@ -232,7 +232,16 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
             except OSError:  # the client gave up (a time-out) or the server is stopping
                 self.close_connection = True
 
+        def dead(self) -> bool:
+            # A stopped server also drops the kept-alive connections it still has threads for.
+            if server._stop.is_set():
+                self.close_connection = True
+                return True
+            return False
+
         def do_GET(self) -> None:
+            if self.dead():
+                return
             if self.path.rstrip("/").endswith("/models"):
                 data = {"object": "list", "data": [{"id": server.model_name, "object": "model"}]}
                 self._send(200, json.dumps(data).encode())
@@ -240,6 +249,8 @@ def _handler_for(server: FakeServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, b'{"error": {"message": "not found"}}')
 
         def do_POST(self) -> None:
+            if self.dead():
+                return
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             if not self.path.rstrip("/").endswith("/chat/completions"):
