@@ -26,7 +26,7 @@ def test_three_llm_agents_and_a_random_one_report_the_servers_tokens(tmp_path: P
             LLMPolicyFactory("llm-none", settings(server, memory="none")),
             LLMPolicyFactory(
                 "llm-full", settings(server, memory="full", price_input=1.0, price_output=2.0)
-            ),  # fmt: skip
+            ),
             LLMPolicyFactory("llm-window", settings(server, memory="window:2")),
             "random",
         )
@@ -160,7 +160,7 @@ def test_cli_agents_config(tmp_path: Path, capsys) -> None:
             f'[defaults]\nbase_url = "{server.base_url}"\nmodel = "fake"\n\n'
             '[policies.terse]\nmemory = "none"\n\n[policies.chatty]\nmemory = "full"\n'
         )
-        status, out, _ = run_cli(["evaluate", "--agents-config", str(config), "--episodes", "1",
+        status, _, _ = run_cli(["evaluate", "--agents-config", str(config), "--episodes", "1",
                                   "--steps", "2", "--agents", "2", "--plot", "none",
                                   "-o", str(tmp_path / "out")], capsys)  # fmt: skip
     assert status == 0
