@@ -4,6 +4,27 @@ Sits on top of every layer. Each sub-command is a small function taking parsed a
 returning an exit status. User mistakes never show a traceback: a flag's value out of range is
 refused by argparse, naming the flag (status 2); what a command finds wrong later prints one
 `error: ...` line naming the flag or path (status 1).
+
+Language-model policies in `evaluate`: the name `llm` in `--policies` is a policy speaking to an
+OpenAI-compatible server, configured by the `--llm-*` flags (`--llm-model` is required, e.g.
+`--policies llm,random --llm-base-url http://127.0.0.1:8080/v1 --llm-model smollm2`).
+`--agents-config FILE` (TOML or JSON) names several language-model policies with their own
+settings, usable in `--policies` by name (without `--policies`, the file's policies are played):
+
+    [defaults]                       # optional, under every policy's own table
+    base_url = "http://127.0.0.1:8080/v1"
+    model = "smollm2"
+
+    [policies.smol-window]
+    memory = "window:5"
+
+    [policies.smol-none]
+    memory = "none"
+    temperature = 0.0
+
+The keys are `agentodyssey_pz.llm.LLMSettings` fields; the `--llm-*` flags lie under `[defaults]`
+(`agentodyssey_pz.llm.agents_config`). A server that cannot be reached fails before the first
+episode with one line; one that fails mid-episode makes its agents wait, the reason logged.
 """
 
 from __future__ import annotations
@@ -268,7 +289,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     )
 
     out = Path(args.output)
-    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    policies = llm_policy_specs(args)
     try:
         config = EvalConfig(
             world=args.world,
@@ -316,6 +337,77 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.plot != "none":
         print(f"plot: {written}" if written is not None else PLOT_UNAVAILABLE)
     return 0
+
+
+# --llm-* flag -> LLMSettings field (what `evaluate` passes on when the flag is given)
+LLM_FLAGS = {
+    "base_url": "--llm-base-url",
+    "model": "--llm-model",
+    "api_key_env": "--llm-api-key-env",
+    "temperature": "--llm-temperature",
+    "top_p": "--llm-top-p",
+    "max_tokens": "--llm-max-tokens",
+    "seed": "--llm-seed",
+    "timeout": "--llm-timeout",
+    "max_retries": "--llm-max-retries",
+    "max_concurrency": "--llm-max-concurrency",
+    "memory": "--llm-memory",
+    "context_tokens": "--llm-context-tokens",
+    "response_format": "--llm-response-format",
+    "prompt_style": "--llm-prompt-style",
+    "price_input": "--llm-price-input",
+    "price_output": "--llm-price-output",
+    "token_budget": "--llm-token-budget",
+    "cost_budget": "--llm-cost-budget",
+}
+
+
+def llm_flag_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The LLMSettings fields the command line sets (flags left out keep the defaults)."""
+    given = {field: getattr(args, "llm_" + field) for field in LLM_FLAGS}
+    out = {field: value for field, value in given.items() if value is not None}
+    if args.llm_no_valid_actions:
+        out["show_valid_actions"] = False
+    if args.llm_no_reask:
+        out["reask_on_format_error"] = False
+    return out
+
+
+def llm_policy_specs(args: argparse.Namespace) -> list[Any]:
+    """--policies as EvalConfig specs: registry names, `llm` (from the --llm-* flags) and the
+    policies of --agents-config (factories)."""
+    from agentodyssey_pz.errors import ConfigError
+    from agentodyssey_pz.evaluate.runner import DEFAULT_POLICIES
+    from agentodyssey_pz.llm.agents_config import load_agents_config
+    from agentodyssey_pz.llm.policy import LLMPolicyFactory
+    from agentodyssey_pz.llm.settings import LLMSettings
+    from agentodyssey_pz.policies.registry import policy_names
+
+    flags = llm_flag_settings(args)
+    configured: dict[str, Any] = {}
+    if args.agents_config is not None:
+        try:
+            configured = load_agents_config(args.agents_config, flags, tuple(policy_names()))
+        except ConfigError as exc:
+            raise ConfigError(f"--agents-config {exc}") from None
+    names = [p.strip() for p in args.policies.split(",") if p.strip()]
+    if configured and names == list(DEFAULT_POLICIES):  # --policies left at its default
+        names = list(configured)
+    specs: list[Any] = []
+    for name in names:
+        if name in configured:
+            specs.append(configured[name])
+        elif name == "llm":
+            if "model" not in flags:
+                raise ConfigError("--llm-model: the llm policy needs a model name")
+            try:
+                specs.append(LLMPolicyFactory("llm", LLMSettings(**flags)))
+            except ConfigError as exc:
+                setting, _, rest = str(exc).partition(": ")
+                raise ConfigError(f"{LLM_FLAGS.get(setting, setting)}: {rest}") from None
+        else:
+            specs.append(name)
+    return specs
 
 
 def cmd_map(args: argparse.Namespace) -> int:
@@ -454,7 +546,9 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--policies",
         default=",".join(DEFAULT_POLICIES),
-        help="comma-separated policy names (agent_i plays policy i mod k)",
+        help="comma-separated policy names (agent_i plays policy i mod k); 'llm' is a "
+        "language-model policy set by the --llm-* flags; left at its default with "
+        "--agents-config, the file's policies are played",
     )
     evaluate.add_argument("--seed", type=SEED, default=0, help="episode e is played with seed+e")
     evaluate.add_argument("--workers", type=int, default=1, help="processes, same results")
@@ -467,7 +561,44 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_rule_pack_option(evaluate)
+    add_llm_options(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
+
+
+AGENTS_CONFIG_HELP = """a TOML (.toml) or JSON file naming language-model policies, each with its
+own settings: [defaults] (optional; any LLMSettings field) and one [policies.<name>] table per
+policy (e.g. memory = "window:5"); the names go in --policies. The --llm-* flags lie under
+[defaults]."""
+
+
+def add_llm_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "language-model policies",
+        "the 'llm' policy of --policies speaks to an OpenAI-compatible chat-completions server "
+        '(pip install "agentodyssey_pz[llm]"); unset flags keep the defaults of LLMSettings',
+    )
+    group.add_argument("--agents-config", metavar="FILE", default=None, help=AGENTS_CONFIG_HELP)
+    add = group.add_argument
+    add("--llm-base-url", metavar="URL", help="server URL, e.g. http://127.0.0.1:8080/v1")
+    add("--llm-model", metavar="NAME", help="model name (required for 'llm')")
+    add("--llm-api-key-env", metavar="VAR", help="variable holding the API key (OPENAI_API_KEY)")
+    add("--llm-temperature", type=float, metavar="T", help="sampling temperature")
+    add("--llm-top-p", type=float, metavar="P", help="nucleus sampling")
+    add("--llm-max-tokens", type=int, metavar="N", help="answer length limit (256)")
+    add("--llm-seed", type=int, metavar="N", help="sampling seed sent with each request")
+    add("--llm-timeout", type=float, metavar="S", help="seconds per request (60)")
+    add("--llm-max-retries", type=int, metavar="N", help="retries with backoff (2)")
+    add("--llm-max-concurrency", type=int, metavar="N", help="requests in flight per tick (16)")
+    add("--llm-memory", metavar="MODE", help="none, full, window:K or summary[:K] (window:8)")
+    add("--llm-context-tokens", type=int, metavar="N", help="prompt budget in tokens (8192)")
+    add("--llm-response-format", choices=["json_object", "json_schema"], help="constrained output")
+    add("--llm-prompt-style", choices=["native", "reference"], help="prompt style (native)")
+    add("--llm-price-input", type=float, metavar="USD", help="price per million input tokens")
+    add("--llm-price-output", type=float, metavar="USD", help="price per million output tokens")
+    add("--llm-token-budget", type=int, metavar="N", help="tokens per agent and episode")
+    add("--llm-cost-budget", type=float, metavar="USD", help="cost per agent and episode")
+    add("--llm-no-valid-actions", action="store_true", help="do not list the valid commands")
+    add("--llm-no-reask", action="store_true", help="wait on a format error, do not re-ask")
 
 
 def add_map_parser(sub: argparse._SubParsersAction) -> None:

@@ -18,6 +18,11 @@ Side module (evaluation). A report (`format` "agentodyssey_pz.evaluation", `vers
   above), rating (OpenSkill Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma, matches), timing.
   With fewer agents than policies, the policies of `config.policies` that no agent plays are left
   out (they would carry an unearned default rating); the table names them in a note.
+- `llm` (optional, in an episode's agent metrics, in `agents` and in `policies`: only for agents
+  played by language-model policies): steps, calls, input_tokens, output_tokens, seconds, retries,
+  errors, format_errors, reasks, waited (reason -> steps: "budget", "server_error",
+  "format_error"), cost (null without a price table); summed from the trajectory's `llm` records
+  (`agentodyssey_pz.llm.accounting`). The table adds a "language-model calls" section.
 - `curves`: `ticks` and `score_total` (policy -> mean cumulative score_total after each tick).
 - `timing`: wall_seconds, ticks_per_second, agent_steps_per_second, workers.
 
@@ -40,6 +45,7 @@ from agentodyssey_pz.evaluate.metrics import (
 )
 from agentodyssey_pz.evaluate.ratings import competition_ranks, leaderboard, rate_matches
 from agentodyssey_pz.evaluate.runner import EvalConfig, policy_name
+from agentodyssey_pz.llm.accounting import merge_totals
 
 FORMAT = "agentodyssey_pz.evaluation"
 VERSION = 1
@@ -67,6 +73,7 @@ def build_report(
         [(m["policy"], m["score_total"]) for m in ep["agents"].values()] for ep in episode_part
     ]
     unplayed = config.unplayed()
+    _add_llm_totals(agents, samples)
     ratings = rate_matches(matches, [name for name in names if name not in unplayed])
     policies: dict[str, Any] = {}
     for rank, name in enumerate(leaderboard(ratings), start=1):
@@ -82,6 +89,8 @@ def build_report(
             "rating": ratings[name],
             "timing": {"policy_seconds": seconds, "steps_per_second": steps / max(seconds, 1e-9)},
         }
+    _add_llm_totals(policies, {name: [m for a in e["agents"] for m in samples.get(a, [])]
+                               for name, e in policies.items()})  # fmt: skip
     curves = {
         name: mean_curve(
             [ep["curves"][a] for ep in episodes for a in assignment if assignment[a] == name]
@@ -114,6 +123,58 @@ def build_report(
             "workers": config.workers,
         },
     }
+
+
+# ---------------------------------------------------------------------- language-model totals
+_COUNT = {"type": "integer", "minimum": 0}
+LLM_TOTALS = {
+    "type": "object",
+    "properties": {
+        **{key: _COUNT for key in ("steps", "calls", "input_tokens", "output_tokens", "retries")},
+        **{key: _COUNT for key in ("errors", "format_errors", "reasks")},
+        "seconds": {"type": "number", "minimum": 0},
+        "waited": {"type": "object", "additionalProperties": _COUNT},
+        "cost": {"type": ["number", "null"]},
+    },
+}
+
+
+def _add_llm_totals(
+    entries: dict[str, Any], samples: Mapping[str, Sequence[Mapping[str, Any]]]
+) -> None:
+    """Give each entry whose samples carry `llm` totals their sum (over agents and episodes)."""
+    for key, entry in entries.items():
+        total = merge_totals(m.get("llm") for m in samples.get(key, []))
+        if total is not None:
+            entry["llm"] = total
+
+
+def _with_llm(obj: dict[str, Any]) -> dict[str, Any]:
+    """A schema object that may also carry `llm` totals (not required)."""
+    return {**obj, "properties": {**obj["properties"], "llm": LLM_TOTALS}}
+
+
+def llm_lines(report: Mapping[str, Any]) -> list[str]:
+    """The table's section on language-model calls: per policy and agent, with budget notes."""
+    rows, notes = [], []
+    entries = [(n, e) for n, e in report["policies"].items() if "llm" in e]
+    entries += [(f"  {a}", e) for a, e in report["agents"].items() if "llm" in e]
+    for label, entry in entries:
+        t = entry["llm"]
+        cost = "-" if t["cost"] is None else f"{t['cost']:.4f}"
+        waited = ", ".join(f"{k} {v}" for k, v in t["waited"].items()) or "-"
+        rows.append([label, f"{t['calls']:,}", f"{t['input_tokens']:,}", f"{t['output_tokens']:,}",
+                     f"{t['seconds']:.1f}", f"{t['retries']:,}", f"{t['errors']:,}",
+                     f"{t['format_errors']:,}", cost, waited])  # fmt: skip
+        if not label.startswith(" ") and t["waited"].get("budget"):
+            notes.append(
+                f"{label}: budget spent, its agents waited {t['waited']['budget']} step(s)"
+            )
+    if not rows:
+        return []
+    header = ["language-model calls", "calls", "in tok", "out tok", "seconds", "retries",
+              "errors", "format", "cost", "waited (steps)"]  # fmt: skip
+    return ["", *_columns(header, rows), *notes]
 
 
 def _episode_entry(episode: Mapping[str, Any]) -> dict[str, Any]:
@@ -189,6 +250,7 @@ def schema() -> dict[str, Any]:
     mean = _obj(
         {**dict.fromkeys(SCALAR_METRICS, NUMBER), "reward": reward_num, "score_total_std": NUMBER}
     )
+    agent_episode = _with_llm(agent_episode)
     episode = _obj(
         {
             "episode": COUNT,
@@ -201,22 +263,24 @@ def schema() -> dict[str, Any]:
             "timing": _obj({"seconds": NUMBER, "env_seconds": NUMBER, "ticks_per_second": NUMBER}),
         }
     )
-    policy = _obj(
-        {
-            "rank": {"type": "integer", "minimum": 1},
-            "agents": {"type": "array", "items": STRING},
-            "samples": COUNT,
-            "mean": mean,
-            "rating": _obj(
-                {
-                    "mu": NUMBER,
-                    "sigma": {"type": "number", "minimum": 0},
-                    "ordinal": NUMBER,
-                    "matches": COUNT,
-                }
-            ),
-            "timing": _obj({"policy_seconds": NUMBER, "steps_per_second": NUMBER}),
-        }
+    policy = _with_llm(
+        _obj(
+            {
+                "rank": {"type": "integer", "minimum": 1},
+                "agents": {"type": "array", "items": STRING},
+                "samples": COUNT,
+                "mean": mean,
+                "rating": _obj(
+                    {
+                        "mu": NUMBER,
+                        "sigma": {"type": "number", "minimum": 0},
+                        "ordinal": NUMBER,
+                        "matches": COUNT,
+                    }
+                ),
+                "timing": _obj({"policy_seconds": NUMBER, "steps_per_second": NUMBER}),
+            }
+        )
     )
     config = _obj(
         {
@@ -240,7 +304,7 @@ def schema() -> dict[str, Any]:
                 "version": {"const": VERSION},
                 "config": config,
                 "episodes": {"type": "array", "items": episode},
-                "agents": _map(_obj({"policy": STRING, "samples": COUNT, "mean": mean})),
+                "agents": _map(_with_llm(_obj({"policy": STRING, "samples": COUNT, "mean": mean}))),
                 "policies": _map(policy),
                 "curves": _obj(
                     {
@@ -388,6 +452,7 @@ def format_table(report: Mapping[str, Any]) -> str:
         for agent, entry in report["agents"].items()
     ]
     lines += _columns(["agent", "policy", "score", "sd", "xp", "areas", "stages"], agent_rows)
+    lines += llm_lines(report)
     return "\n".join(lines)
 
 

@@ -10,10 +10,21 @@ gives exactly the serial run's results, in episode order.
 Policies are given by registry name (`agentodyssey_pz.policies.registry`; register your own with
 `register_policy`), or from Python as a class or zero-argument factory. With `workers > 1` a class
 or factory must be picklable (defined at the top level of a module).
+
+Asynchronous policies (language-model agents, `agentodyssey_pz.llm`): a policy with a coroutine
+method `act_async(observation, info)` is awaited, not called. Within a tick the synchronous
+policies are called first, in agent order, then every asynchronous one is awaited together on the
+episode's event loop (one loop per episode, `asyncio.gather`), at most `max_concurrency` at once
+(the largest `max_concurrency` among the episode's asynchronous policies; unbounded when none
+says). The actions are then handed to the env in agent order as always, so the outcome never
+depends on which answer arrived first. A policy's `step_record()` (when it has one) is logged
+under the step's `"llm"` key; a policy's `aclose()` is awaited when the episode ends, and its
+`check_server()` is called once before any episode starts (an unreachable server fails there).
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -31,6 +42,7 @@ from agentodyssey_pz.evaluate.trajectory import (
     loggable_action,
     records_by_agent,
 )
+from agentodyssey_pz.llm.accounting import llm_totals
 
 DEFAULT_POLICIES = ("explorer", "crafter", "fighter", "trader", "quester", "random")
 POLICY_SEED_STRIDE = 10_007
@@ -184,22 +196,43 @@ def run_episode(
     path = config.trajectory_path(episode)
     writer = TrajectoryWriter(path) if path is not None else None
     if writer is not None:
-        writer.write(header_record(episode, seed, config.world, config.steps, names, settings))
+        extra = llm_header(policies, names)
+        writer.write(
+            header_record(episode, seed, config.world, config.steps, names, settings, extra)
+        )
     records: list[dict[str, Any]] = []
     clock = {"policy": dict.fromkeys(policies, 0.0), "env": 0.0, "start": time.perf_counter()}
+    asynchronous = [agent for agent, policy in policies.items() if is_async_policy(policy)]
+    loop = asyncio.new_event_loop() if asynchronous else None
+    limit = concurrency_limit(policies[agent] for agent in asynchronous)
     try:
         while env.agents:
-            actions: dict[str, int | str | None] = {}
+            raw = {}
+            waiting = []
             for agent in env.agents:
+                if loop is not None and is_async_policy(policies[agent]):
+                    waiting.append(agent)
+                    continue
                 t0 = time.perf_counter()
-                raw = policies[agent](observations[agent], infos[agent])
+                raw[agent] = policies[agent](observations[agent], infos[agent])
                 clock["policy"][agent] += time.perf_counter() - t0
-                actions[agent] = loggable_action(env, raw)
+            if waiting:
+                assert loop is not None
+                raw.update(
+                    loop.run_until_complete(
+                        act_together(policies, waiting, observations, infos, limit, clock)
+                    )
+                )
+            actions = {agent: loggable_action(env, raw[agent]) for agent in env.agents}
             recorder = StepRecorder(env, episode, names, actions)
             t0 = time.perf_counter()
             observations, _, terminations, truncations, infos = env.step(actions)
             clock["env"] += time.perf_counter() - t0
             for record in recorder.records(infos, terminations, truncations):
+                step_record = getattr(policies[record["agent"]], "step_record", None)
+                llm = step_record() if step_record is not None else None
+                if llm is not None:
+                    record["llm"] = llm
                 records.append(record)
                 if writer is not None:
                     writer.write(record)
@@ -209,7 +242,74 @@ def run_episode(
         if writer is not None:
             writer.close()
         env.close()
+        if loop is not None:
+            try:
+                loop.run_until_complete(close_all(policies[agent] for agent in asynchronous))
+            finally:
+                loop.close()
     return _episode_result(config, episode, env.num_cycles, path, names, records, clock)
+
+
+def is_async_policy(policy: Any) -> bool:
+    return asyncio.iscoroutinefunction(getattr(policy, "act_async", None))
+
+
+def concurrency_limit(policies: Any) -> int | None:
+    """The episode's bound on requests in flight: the largest `max_concurrency` of its
+    asynchronous policies (read from the policy or its `settings`); None: unbounded."""
+    limits = []
+    for policy in policies:
+        value = getattr(policy, "max_concurrency", None)
+        if value is None:
+            value = getattr(getattr(policy, "settings", None), "max_concurrency", None)
+        if isinstance(value, int) and value > 0:
+            limits.append(value)
+    return max(limits) if limits else None
+
+
+async def act_together(
+    policies: Mapping[str, Any],
+    agents: list[str],
+    observations: Mapping[str, Any],
+    infos: Mapping[str, Any],
+    limit: int | None,
+    clock: Mapping[str, Any],
+) -> dict[str, Any]:
+    """Every waiting agent's action, their requests in flight together (at most `limit`)."""
+    gate = asyncio.Semaphore(limit) if limit is not None else None
+
+    async def act(agent: str) -> Any:
+        if gate is None:
+            return await timed(agent)
+        async with gate:
+            return await timed(agent)
+
+    async def timed(agent: str) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await policies[agent].act_async(observations[agent], infos[agent])
+        finally:
+            clock["policy"][agent] += time.perf_counter() - t0
+
+    answers = await asyncio.gather(*(act(agent) for agent in agents))
+    return dict(zip(agents, answers, strict=True))
+
+
+async def close_all(policies: Any) -> None:
+    for policy in policies:
+        close = getattr(policy, "aclose", None)
+        if close is not None:
+            await close()
+
+
+def llm_header(policies: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """The header's `llm` entry: each language-model policy's settings, by policy name."""
+    out: dict[str, Any] = {}
+    for agent, policy in policies.items():
+        settings = getattr(policy, "settings", None)
+        if hasattr(settings, "as_dict"):
+            out.setdefault(names[agent], settings.as_dict())
+    return {"llm": out} if out else {}
 
 
 def _episode_result(
@@ -230,6 +330,9 @@ def _episode_result(
         spent = clock["policy"][agent]
         timing = {"policy_seconds": spent, "steps_per_second": len(mine) / max(spent, 1e-9)}
         agents[agent] = {"policy": name, **agent_metrics(mine), "timing": timing}
+        llm = llm_totals(mine)
+        if llm is not None:
+            agents[agent]["llm"] = llm
         curves[agent] = score_curve(mine, config.steps)
     return {
         "episode": episode,
@@ -305,7 +408,10 @@ def evaluate(config: EvalConfig, *, show_progress: bool = False) -> dict[str, An
 
     config.policy_names()  # fail early on clashing names ...
     for spec in config.policies:
-        build_policy(spec)  # ... and unknown policies ...
+        policy = build_policy(spec)  # ... and unknown policies ...
+        check = getattr(policy, "check_server", None)
+        if check is not None:
+            check()  # ... and language-model servers that cannot be reached ...
     check_world_name(config.world)  # ... and worlds that do not exist, before any process starts
     started = time.perf_counter()
     bar = None

@@ -3,7 +3,7 @@
 Side module (evaluation). The first line of a log is the episode header; then one line per tick per
 agent, in tick order and agent order:
 
-    {"kind": "episode", "format": "agentodyssey_pz.trajectory", "version": 1, "episode": 0,
+    {"kind": "episode", "format": "agentodyssey_pz.trajectory", "version": 2, "episode": 0,
      "seed": 1000, "world": "default", "num_agents": 6, "steps": 200,
      "policies": {"agent_0": "explorer", ...}, "env": {<parallel_env keyword settings>}}
     {"kind": "step", "episode": 0, "tick": 1, "agent": "agent_0", "policy": "explorer",
@@ -13,6 +13,12 @@ agent, in tick order and agent order:
      "area": "<area id after the tick>",
      "progress": {"areas_visited", "crafted_kinds", "deaths", "quest_stages", "quest_complete",
                   "level", "hp"}}
+
+Version 2 (version 1 logs read and replay the same): the header may carry `"llm": {policy name:
+its LLMSettings as a dict}`, and the step of an agent played by a language-model policy carries
+`"llm": {...}`, the policy's record of the turn (tokens, seconds, format error, re-ask, why it
+waited, cost, reasoning, and every call with its messages and response: `agentodyssey_pz.llm.policy`
+documents the fields).
 
 `action` is what the policy returned (a catalogue index or a text command); `command` is its text
 (the catalogue label for an index). `replay(path)` builds the env from the header, resets it with
@@ -34,7 +40,8 @@ import numpy as np
 from agentodyssey_pz.rules.parse import Command, command_text
 
 FORMAT = "agentodyssey_pz.trajectory"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # 2 added the optional `llm` fields; a version 1 log reads the same
 QUEST_KEY = "main_quest"  # the base pack's per-agent quest progress (agent.progress[QUEST_KEY])
 
 
@@ -70,6 +77,7 @@ def header_record(
     steps: int,
     policies: Mapping[str, str],
     env_settings: Mapping[str, Any],
+    extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "kind": "episode",
@@ -82,6 +90,7 @@ def header_record(
         "steps": steps,
         "policies": dict(policies),
         "env": dict(env_settings),
+        **dict(extra or {}),
     }
 
 
@@ -200,8 +209,9 @@ def read_trajectory(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[
                 raise ValueError(f"{path}:{number}: expected a {FORMAT} episode header then steps")
     if header is None or header.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} log")
-    if header.get("version") != VERSION:
-        raise ValueError(f"{path}: log version {header.get('version')}, expected {VERSION}")
+    if header.get("version") not in READABLE_VERSIONS:
+        expected = " or ".join(map(str, READABLE_VERSIONS))
+        raise ValueError(f"{path}: log version {header.get('version')}, expected {expected}")
     return header, steps
 
 

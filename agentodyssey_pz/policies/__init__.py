@@ -3,6 +3,8 @@
 `make_policy(name)` builds one of `POLICIES` (random, wait, explorer, crafter, fighter, trader,
 quester) or a policy registered with `register_policy`. Scripted policies read the game state
 through the env they are bound to (`bind(env, agent_id, seed)`) and only ever issue commands.
+`LLMPolicy` (a language model through any OpenAI-compatible server) lives in `agentodyssey_pz.llm`
+and is offered here too, imported on first use.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ __all__ = [
     "CrafterPolicy",
     "ExplorerPolicy",
     "FighterPolicy",
+    "LLMPolicy",
     "Planner",
     "Policy",
     "PolicyRegistry",
@@ -48,3 +51,12 @@ __all__ = [
     "policy_names",
     "register_policy",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Lazy: the language-model side module is only loaded by those who use it.
+    if name == "LLMPolicy":
+        from agentodyssey_pz.llm.policy import LLMPolicy
+
+        return LLMPolicy
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
