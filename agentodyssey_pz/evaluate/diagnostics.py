@@ -1,0 +1,282 @@
+"""Diagnostics of play, computed from trajectory logs the way AgentOdyssey defines them.
+
+Side module (evaluation). Per agent and episode, from its step records (and, for the figures that
+need the world, a replay of the log: `replay_facts`):
+
+Compatible figures (AgentOdyssey's published diagnostic definitions, re-expressed):
+
+- Actions considered: the logged command text of every step the agent did not start in a
+  tutorial room. Each is mapped to a verb by *case-sensitive prefix matching* against the rule
+  set's verb phrases, in rule order (the first phrase the text starts with wins); a command that
+  starts with no phrase is dropped.
+- `action_exploration`: distinct matched verbs / verbs of the rule set.
+- `action_diversity`: Shannon entropy (natural log) of the matched verbs' frequencies divided by
+  ln(number of verbs of the rule set), clipped to [0, 1].
+- `action_diversity_window`: the same score over every run of K = 100 consecutive matched
+  actions (windows starting at 0, 1, ..., n - K); its mean. No window (null) when fewer than K.
+- `object_exploration`: object kinds the engine records as acquired (`agent.acquired`, kept by
+  the rule pack's new-craftable rule: outside tutorials, kinds carried in hand, worn, in the
+  inventory or in a held container) / object definitions of the world.
+- `invalid_action_rate`: steps flagged invalid (unparsable or unknown command) / all steps,
+  tutorial steps included (AgentOdyssey counts them here, though it leaves them out above).
+
+Corrected figures (`*_corrected`), beside them, for flaws of those definitions:
+
+- Verbs come from the engine's own parse of each command (`verb` in the log): case and extra
+  spaces do not matter, aliases count, and a phrase that begins another phrase cannot steal it.
+  The compatible matching drops "Pick up stick" and " wait" (their count is `dropped_actions`).
+- `action_exploration_corrected` counts a verb once an action of it took effect (`action_ok`):
+  a refused `craft` is not an explored craft.
+- `action_diversity_window_corrected` windows K consecutive *steps* (so a dropped or unparsed
+  action does not stretch a window over more ticks), and a run shorter than K gets one window of
+  all of it instead of none.
+- With a single verb, ln(1) = 0: AgentOdyssey divides by zero; both figures say 0.
+- `object_exploration_corrected` counts every kind seen carried after a tick outside tutorials,
+  whatever the rule pack records (the published games' rule records a kind only in a tick when
+  some newly carried kind is an ingredient, so lone non-ingredients go unnoticed).
+
+Language-model figures, from the `llm` field of step records (scripted agents have none: their
+format-error rate is 0 and their token and time figures are null, not 0): `format_error_rate`
+(answers that could not be parsed / steps), `input_tokens_per_step`, `output_tokens_per_step`,
+`seconds_per_step` (model seconds), and their totals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agentodyssey_pz.evaluate.replay_facts import EpisodeFacts, replay_facts
+from agentodyssey_pz.evaluate.trajectory import records_by_agent
+
+WINDOW = 100  # AgentOdyssey's window of consecutive actions for windowed diversity
+
+# Per agent-episode figures (null where undefined) that means are taken of.
+FIGURES = (
+    "object_exploration",
+    "object_exploration_corrected",
+    "action_exploration",
+    "action_exploration_corrected",
+    "action_diversity",
+    "action_diversity_corrected",
+    "action_diversity_window",
+    "action_diversity_window_corrected",
+    "invalid_action_rate",
+    "format_error_rate",
+    "input_tokens_per_step",
+    "output_tokens_per_step",
+    "seconds_per_step",
+)
+# Sizes of what a figure is a share of (the same for every agent of a world).
+TOTALS = ("verbs_total", "objects_total")
+# Counts beside them (summed over samples).
+COUNTS = (
+    "steps",
+    "tutorial_steps",
+    "dropped_actions",
+    "windows",
+    "windows_corrected",
+    "llm_steps",
+    "format_errors",
+    "input_tokens",
+    "output_tokens",
+)
+
+
+# ---------------------------------------------------------------------- the definitions
+def prefix_verb(command: str | None, phrases: Sequence[str]) -> str | None:
+    """AgentOdyssey's matching: the first phrase (in order) the command text starts with,
+    case-sensitively; None when there is none (the action is dropped)."""
+    if not command:
+        return None
+    for phrase in phrases:
+        if command.startswith(phrase):
+            return phrase
+    return None
+
+
+def diversity(actions: Sequence[str], verbs_total: int) -> float:
+    """Entropy (natural log) of the actions' frequencies over ln(verbs_total), within [0, 1];
+    0 for no actions or fewer than two verbs."""
+    if not actions or verbs_total < 2:
+        return 0.0
+    n = len(actions)
+    entropy = -math.fsum((c / n) * math.log(c / n) for c in Counter(actions).values())
+    return _round(min(1.0, max(0.0, entropy / math.log(verbs_total))))
+
+
+def window_scores(actions: Sequence[str], verbs_total: int, k: int = WINDOW) -> list[float]:
+    """AgentOdyssey's windowed diversity: a score per window of k consecutive actions; none when
+    there are fewer than k."""
+    return [diversity(actions[i : i + k], verbs_total) for i in range(len(actions) - k + 1)]
+
+
+def step_window_scores(
+    verbs: Sequence[str | None], verbs_total: int, k: int = WINDOW
+) -> list[float]:
+    """Corrected windowed diversity: windows of k consecutive steps (steps without a verb count
+    towards the window but not the entropy); a shorter run is one window."""
+    if not verbs:
+        return []
+    starts = range(max(1, len(verbs) - k + 1))
+    return [diversity([v for v in verbs[i : i + k] if v is not None], verbs_total) for i in starts]
+
+
+def _rate(count: int, total: int) -> float:
+    return _round(count / total) if total else 0.0
+
+
+def _mean_or_none(values: Sequence[float]) -> float | None:
+    return _round(math.fsum(values) / len(values)) if values else None
+
+
+def _round(value: float) -> float:
+    return round(value, 6) + 0.0
+
+
+# ---------------------------------------------------------------------- one agent, one episode
+def agent_diagnostics(
+    records: Sequence[Mapping[str, Any]],
+    verbs: Sequence[str],
+    *,
+    verb_ids: Mapping[str, str] | None = None,
+    tutorial: Sequence[bool] | None = None,
+    acquired: int | None = None,
+    carried: int | None = None,
+    object_kinds: int | None = None,
+    k: int = WINDOW,
+) -> dict[str, Any]:
+    """The diagnostics of one agent's step records of one episode (in tick order).
+
+    `verbs`: the rule set's verb phrases in rule order; `verb_ids`: logged verb id -> phrase
+    (default: the id with `_` read as a space); `tutorial`: per record, whether the agent started
+    it in a tutorial room (default: never); `acquired`, `carried`, `object_kinds`: object counts
+    from a replay (None: object exploration is null)."""
+    verb_ids = verb_ids or {}
+    tutorial = list(tutorial) if tutorial is not None else [False] * len(records)
+    if len(tutorial) != len(records):
+        raise ValueError(f"tutorial flags for {len(tutorial)} records, got {len(records)}")
+    played = [r for r, t in zip(records, tutorial, strict=True) if not t]
+    total = len(verbs)
+    matched = [prefix_verb(r.get("command"), verbs) for r in played]
+    compatible = [v for v in matched if v is not None]
+    parsed = [_phrase(r.get("verb"), verb_ids) for r in played]
+    effective = {v for v, r in zip(parsed, played, strict=True) if v and r["flags"]["action_ok"]}
+    windows = window_scores(compatible, total, k)
+    windows_corrected = step_window_scores(parsed, total, k)
+    invalid = sum(bool(r["flags"]["invalid_action"]) for r in records)
+    out: dict[str, Any] = {
+        "steps": len(records),
+        "tutorial_steps": len(records) - len(played),
+        "dropped_actions": len(played) - len(compatible),
+        "verbs_total": total,
+        "objects_total": object_kinds,
+        "object_exploration": _share(acquired, object_kinds),
+        "object_exploration_corrected": _share(carried, object_kinds),
+        "action_exploration": _rate(len(set(compatible)), total),
+        "action_exploration_corrected": _rate(len(effective), total),
+        "action_diversity": diversity(compatible, total),
+        "action_diversity_corrected": diversity([v for v in parsed if v is not None], total),
+        "action_diversity_window": _mean_or_none(windows),
+        "action_diversity_window_corrected": _mean_or_none(windows_corrected),
+        "windows": len(windows),
+        "windows_corrected": len(windows_corrected),
+        "invalid_action_rate": _rate(invalid, len(records)),
+    }
+    out.update(llm_figures(records))
+    return out
+
+
+def _phrase(verb_id: Any, verb_ids: Mapping[str, str]) -> str | None:
+    if not isinstance(verb_id, str) or not verb_id:
+        return None
+    return verb_ids.get(verb_id, verb_id.replace("_", " "))
+
+
+def _share(count: int | None, total: int | None) -> float | None:
+    if count is None or not total:
+        return None
+    return _round(count / total)
+
+
+def llm_figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Format errors, tokens and model seconds of the records that carry an `llm` field."""
+    calls = [r["llm"] for r in records if isinstance(r.get("llm"), Mapping)]
+    errors = sum(bool(c.get("format_error")) for c in calls)
+    out: dict[str, Any] = {
+        "llm_steps": len(calls),
+        "format_errors": errors,
+        "format_error_rate": _rate(errors, len(records)),
+        "input_tokens": None,
+        "output_tokens": None,
+        "input_tokens_per_step": None,
+        "output_tokens_per_step": None,
+        "seconds_per_step": None,
+    }
+    if not calls:
+        return out
+    for key in ("input_tokens", "output_tokens"):
+        values = [int(c[key]) for c in calls if isinstance(c.get(key), int)]
+        if values:
+            out[key] = sum(values)
+            out[f"{key}_per_step"] = _round(sum(values) / len(calls))
+    seconds = [float(c["seconds"]) for c in calls if isinstance(c.get("seconds"), (int, float))]
+    if seconds:
+        out["seconds_per_step"] = _round(math.fsum(seconds) / len(calls))
+    return out
+
+
+# ---------------------------------------------------------------------- episodes and means
+def episode_diagnostics(
+    header: Mapping[str, Any],
+    steps: Sequence[Mapping[str, Any]],
+    *,
+    replay: bool = True,
+    k: int = WINDOW,
+    facts: EpisodeFacts | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Agent -> diagnostics of one logged episode. With `replay` (the default) the log is played
+    again for the world's facts (object exploration, tutorial steps, the rule set's verbs);
+    without, object exploration is null, no step counts as a tutorial step and the verbs are
+    those of a fresh env built from the header."""
+    if facts is None:
+        facts = replay_facts(header, steps) if replay else None
+    if facts is not None:
+        verbs, game = facts.verbs, facts.env.game
+    else:
+        from agentodyssey_pz.evaluate.trajectory import replay_env
+
+        game = replay_env(header).game
+        verbs = tuple(rule.verb for rule in game.engine.rules.values())
+    verb_ids = {key: rule.verb for key, rule in game.engine.rules.items()}
+    out = {}
+    for agent, records in records_by_agent(steps).items():
+        mine = facts.agents.get(agent) if facts is not None else None
+        out[agent] = agent_diagnostics(
+            records,
+            verbs,
+            verb_ids=verb_ids,
+            tutorial=[b.tutorial for b in mine.before] if mine is not None else None,
+            acquired=len(mine.acquired) if mine is not None else None,
+            carried=len(mine.carried) if mine is not None else None,
+            object_kinds=facts.object_kinds if facts is not None else None,
+            k=k,
+        )
+    return out
+
+
+def mean_diagnostics(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Means of the figures over agent-episode samples (nulls left out; null when all are), and
+    sums of the counts (a null count stays null when every sample's is)."""
+    out: dict[str, Any] = {}
+    for key in FIGURES:
+        out[key] = _mean_or_none([float(s[key]) for s in samples if s.get(key) is not None])
+    for key in TOTALS:
+        values = [int(s[key]) for s in samples if s.get(key) is not None]
+        out[key] = max(values) if values else None
+    for key in COUNTS:
+        values = [int(s[key]) for s in samples if s.get(key) is not None]
+        out[key] = sum(values) if values else None
+    return out
