@@ -38,7 +38,8 @@ Corrected figures (`*_corrected`), beside them, for flaws of those definitions:
 Language-model figures, from the `llm` field of step records (scripted agents have none: their
 format-error rate is 0 and their token and time figures are null, not 0): `format_error_rate`
 (answers that could not be parsed / steps), `input_tokens_per_step`, `output_tokens_per_step`,
-`seconds_per_step` (model seconds), and their totals.
+`timing.seconds_per_step` (model seconds; under `timing` since they vary between identical runs),
+and their totals.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ FIGURES = (
     "format_error_rate",
     "input_tokens_per_step",
     "output_tokens_per_step",
-    "seconds_per_step",
 )
+# Figures that vary between identical runs (a model's latency): kept under "timing".
+TIMING_FIGURES = ("seconds_per_step", "llm_seconds")
 # Sizes of what a figure is a share of (the same for every agent of a world).
 TOTALS = ("verbs_total", "objects_total")
 # Counts beside them (summed over samples).
@@ -213,7 +215,7 @@ def llm_figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "output_tokens": None,
         "input_tokens_per_step": None,
         "output_tokens_per_step": None,
-        "seconds_per_step": None,
+        "timing": {"seconds_per_step": None, "llm_seconds": None},
     }
     if not calls:
         return out
@@ -224,7 +226,10 @@ def llm_figures(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             out[f"{key}_per_step"] = _round(sum(values) / len(calls))
     seconds = [float(c["seconds"]) for c in calls if isinstance(c.get("seconds"), (int, float))]
     if seconds:
-        out["seconds_per_step"] = _round(math.fsum(seconds) / len(calls))
+        out["timing"] = {
+            "seconds_per_step": _round(math.fsum(seconds) / len(calls)),
+            "llm_seconds": _round(math.fsum(seconds)),
+        }
     return out
 
 
@@ -279,4 +284,141 @@ def mean_diagnostics(samples: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     for key in COUNTS:
         values = [int(s[key]) for s in samples if s.get(key) is not None]
         out[key] = sum(values) if values else None
+    timing = [s.get("timing") or {} for s in samples]
+    out["timing"] = {
+        "seconds_per_step": _mean_or_none(
+            [float(t["seconds_per_step"]) for t in timing if t.get("seconds_per_step") is not None]
+        ),
+        "llm_seconds": _sum_or_none([t.get("llm_seconds") for t in timing]),
+    }
     return out
+
+
+def _sum_or_none(values: Sequence[Any]) -> float | None:
+    present = [float(v) for v in values if v is not None]
+    return _round(math.fsum(present)) if present else None
+
+
+# ---------------------------------------------------------------------- the report's section
+def report_section(
+    episodes: Sequence[Mapping[str, Any]], assignment: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The report's `diagnostics`: per episode (from its trajectory log), per agent and per policy
+    (means over agent-episodes). None when an episode wrote no log."""
+    from agentodyssey_pz.evaluate.trajectory import read_trajectory
+
+    if not episodes or any(not ep.get("trajectory") for ep in episodes):
+        return None
+    per_episode = []
+    samples: dict[str, list[Mapping[str, Any]]] = {}
+    for ep in episodes:
+        header, steps = read_trajectory(ep["trajectory"])
+        agents = episode_diagnostics(header, steps)
+        per_episode.append({"episode": ep["episode"], "agents": agents})
+        for agent, figures in agents.items():
+            samples.setdefault(agent, []).append(figures)
+    by_policy: dict[str, list[Mapping[str, Any]]] = {}
+    for agent, policy in assignment.items():
+        by_policy.setdefault(policy, []).extend(samples.get(agent, []))
+    return {
+        "window": WINDOW,
+        "episodes": per_episode,
+        "agents": {
+            agent: {
+                "policy": policy,
+                "samples": len(samples.get(agent, [])),
+                "mean": mean_diagnostics(samples.get(agent, [])),
+            }
+            for agent, policy in assignment.items()
+        },
+        "policies": {
+            policy: {"samples": len(mine), "mean": mean_diagnostics(mine)}
+            for policy, mine in by_policy.items()
+        },
+    }
+
+
+def section_schema() -> dict[str, Any]:
+    """JSON Schema of the report's `diagnostics` section (null without trajectory logs)."""
+    rate = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+    count = {"type": ["integer", "null"], "minimum": 0}
+    number = {"type": ["number", "null"], "minimum": 0}
+    shares = FIGURES[:10]  # the exploration, diversity and rate figures lie in [0, 1]
+
+    def obj(properties: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": dict(properties),
+            "required": list(properties),
+            "additionalProperties": False,
+        }
+
+    timing = obj(dict.fromkeys(TIMING_FIGURES, number))
+    figures = obj(
+        {
+            **{k: rate if k in shares else number for k in FIGURES},
+            **dict.fromkeys((*TOTALS, *COUNTS), count),
+            "timing": timing,
+        }
+    )
+    mean = figures
+    return {
+        **obj(
+            {
+                "window": {"type": "integer", "minimum": 1},
+                "episodes": {
+                    "type": "array",
+                    "items": obj(
+                        {
+                            "episode": {"type": "integer", "minimum": 0},
+                            "agents": {"type": "object", "additionalProperties": figures},
+                        }
+                    ),
+                },
+                "agents": {
+                    "type": "object",
+                    "additionalProperties": obj(
+                        {"policy": {"type": "string"}, "samples": count, "mean": mean}
+                    ),
+                },
+                "policies": {
+                    "type": "object",
+                    "additionalProperties": obj({"samples": count, "mean": mean}),
+                },
+            }
+        ),
+        "type": ["object", "null"],
+    }
+
+
+# Headline columns of the printed table: (key, title, format).
+HEADLINE = (
+    ("object_exploration", "OE", "{:.1%}"),
+    ("action_exploration", "AE", "{:.1%}"),
+    ("action_exploration_corrected", "AE*", "{:.1%}"),
+    ("action_diversity", "AD", "{:.3f}"),
+    ("action_diversity_window", f"AD@{WINDOW}", "{:.3f}"),
+    ("action_diversity_window_corrected", f"AD@{WINDOW}*", "{:.3f}"),
+    ("invalid_action_rate", "invalid%", "{:.1%}"),
+    ("format_error_rate", "format%", "{:.1%}"),
+    ("input_tokens_per_step", "in tok/step", "{:,.0f}"),
+    ("output_tokens_per_step", "out tok/step", "{:,.0f}"),
+)
+
+
+def format_diagnostics(rows: Mapping[str, Mapping[str, Any]], first: str = "policy") -> list[str]:
+    """Table lines of mean figures by policy (or agent): the headline columns, "-" for null."""
+    from agentodyssey_pz.evaluate.report import _columns
+
+    body = []
+    for name, mean in rows.items():
+        cells = [name]
+        for key, _, fmt in HEADLINE:
+            value = mean.get(key)
+            cells.append("-" if value is None else fmt.format(value))
+        seconds = (mean.get("timing") or {}).get("seconds_per_step")
+        cells.append("-" if seconds is None else f"{seconds:.2f}")
+        body.append(cells)
+    lines = ["diagnostics (AgentOdyssey's definitions; * corrected, see evaluate.diagnostics)"]
+    lines += _columns([first, *(title for _, title, _ in HEADLINE), "s/step"], body)
+    return lines
