@@ -422,3 +422,106 @@ def format_diagnostics(rows: Mapping[str, Mapping[str, Any]], first: str = "poli
     lines = ["diagnostics (AgentOdyssey's definitions; * corrected, see evaluate.diagnostics)"]
     lines += _columns([first, *(title for _, title, _ in HEADLINE), "s/step"], body)
     return lines
+
+
+# ---------------------------------------------------------------------- logs on disk
+REQUIRED = ("agent", "tick", "reward", "flags")  # what every step record must carry
+REQUIRED_FLAGS = ("action_ok", "invalid_action")
+
+
+HEADER_KEYS = ("world", "episode", "seed", "steps", "num_agents", "policies", "env")
+
+
+def check_header(path: Any, header: Mapping[str, Any]) -> None:
+    """ValueError naming the header fields a log lacks (a replay and the challenge read them)."""
+    missing = [key for key in HEADER_KEYS if key not in header]
+    if missing:
+        raise ValueError(f"{path}: the episode header lacks {', '.join(missing)}")
+    if not isinstance(header["policies"], Mapping) or not isinstance(header["env"], Mapping):
+        raise ValueError(f"{path}: the episode header's policies and env must be objects")
+
+
+def check_records(path: Any, steps: Sequence[Mapping[str, Any]]) -> None:
+    """ValueError naming the first step record (1-based, after the header) that lacks a field
+    the diagnostics read; `command`, `verb` and `llm` may be missing (they read as absent)."""
+    for number, record in enumerate(steps, start=1):
+        missing = [key for key in REQUIRED if key not in record]
+        flags = record.get("flags")
+        if not missing and isinstance(flags, Mapping):
+            missing = [f"flags.{key}" for key in REQUIRED_FLAGS if key not in flags]
+        elif not missing:
+            missing = ["flags (an object)"]
+        if missing:
+            raise ValueError(f"{path}: step record {number} lacks {', '.join(missing)}")
+
+
+def find_logs(paths: Sequence[Any]) -> list[Any]:
+    """The log files named: files as given, folders as their episode-*.jsonl (sorted)."""
+    from pathlib import Path
+
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            logs = sorted(path.glob("episode-*.jsonl"))
+            if not logs:
+                raise ValueError(f"{path}: a folder without episode-*.jsonl logs")
+            found += logs
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise ValueError(f"{path}: no such log file or folder")
+    if not found:
+        raise ValueError("no logs given")
+    return found
+
+
+def diagnose_logs(paths: Sequence[Any], *, replay: bool = True) -> dict[str, Any]:
+    """Diagnostics and the challenge aggregate of trajectory logs (files or folders):
+    {"logs", "window", "episodes": [{log, world, episode, agents: {agent: figures}}],
+     "policies": {policy: {samples, mean}}, "challenge": {...}}."""
+    from agentodyssey_pz.evaluate import challenge
+    from agentodyssey_pz.evaluate.trajectory import read_trajectory
+
+    logs = find_logs(paths)
+    episodes = []
+    by_policy: dict[str, list[Mapping[str, Any]]] = {}
+    runs = []
+    for log in logs:
+        header, steps = read_trajectory(log)
+        check_header(log, header)
+        check_records(log, steps)
+        agents = episode_diagnostics(header, steps, replay=replay)
+        episodes.append(
+            {
+                "log": str(log),
+                "world": header["world"],
+                "episode": header["episode"],
+                "agents": agents,
+            }
+        )
+        for agent, figures in agents.items():
+            by_policy.setdefault(str(header["policies"].get(agent, "?")), []).append(figures)
+        runs += challenge.runs_from_log(header, steps)
+    return {
+        "logs": [str(log) for log in logs],
+        "window": WINDOW,
+        "episodes": episodes,
+        "policies": {
+            policy: {"samples": len(mine), "mean": mean_diagnostics(mine)}
+            for policy, mine in by_policy.items()
+        },
+        "challenge": challenge.aggregate(runs),
+    }
+
+
+def format_diagnosis(result: Mapping[str, Any]) -> str:
+    """`diagnose_logs`'s result as text: figures by policy, then the challenge aggregate."""
+    from agentodyssey_pz.evaluate import challenge
+    from agentodyssey_pz.evaluate.report import counted
+
+    means = {name: entry["mean"] for name, entry in result["policies"].items()}
+    lines = [f"{counted(len(result['logs']), 'log')}", ""]
+    lines += format_diagnostics(means)
+    lines += ["", *challenge.format_challenge(result["challenge"])]
+    return "\n".join(lines)
