@@ -303,17 +303,19 @@ def _sum_or_none(values: Sequence[Any]) -> float | None:
 def report_section(
     episodes: Sequence[Mapping[str, Any]], assignment: Mapping[str, str]
 ) -> dict[str, Any] | None:
-    """The report's `diagnostics`: per episode (from its trajectory log), per agent and per policy
-    (means over agent-episodes). None when an episode wrote no log."""
+    """The report's `diagnostics`: per episode (worked out by the runner, else from the episode's
+    trajectory log), per agent and per policy (means over agent-episodes). None when an episode
+    has neither."""
     from agentodyssey_pz.evaluate.trajectory import read_trajectory
 
-    if not episodes or any(not ep.get("trajectory") for ep in episodes):
+    if not episodes or any(not (ep.get("diagnostics") or ep.get("trajectory")) for ep in episodes):
         return None
     per_episode = []
     samples: dict[str, list[Mapping[str, Any]]] = {}
     for ep in episodes:
-        header, steps = read_trajectory(ep["trajectory"])
-        agents = episode_diagnostics(header, steps)
+        agents = ep.get("diagnostics")
+        if agents is None:
+            agents = episode_diagnostics(*read_trajectory(ep["trajectory"]))
         per_episode.append({"episode": ep["episode"], "agents": agents})
         for agent, figures in agents.items():
             samples.setdefault(agent, []).append(figures)
@@ -339,7 +341,7 @@ def report_section(
 
 
 def section_schema() -> dict[str, Any]:
-    """JSON Schema of the report's `diagnostics` section (null without trajectory logs)."""
+    """JSON Schema of the report's `diagnostics` section."""
     rate = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
     count = {"type": ["integer", "null"], "minimum": 0}
     number = {"type": ["number", "null"], "minimum": 0}

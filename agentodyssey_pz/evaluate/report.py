@@ -27,7 +27,7 @@ Side module (evaluation). A report (`format` "agentodyssey_pz.evaluation", `vers
 - `diagnostics`: AgentOdyssey's diagnostics (`evaluate.diagnostics`: object and action
   exploration, action diversity whole and windowed, invalid-action and format-error rates, tokens
   per step; compatible and corrected) from the trajectory logs: per episode and agent, and means
-  per agent and per policy; null when the run wrote no logs.
+  per agent and per policy (each episode is replayed for them in its own process).
 - `challenge`: AgentOdyssey's challenge aggregate (`evaluate.challenge`): per game and policy,
   mean main reward (`quest`) and supplementary reward (`side_quest + exploration + craft +
   unique_kill`) over runs, with protocol warnings.

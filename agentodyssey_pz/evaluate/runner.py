@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.errors import ConfigError
+from agentodyssey_pz.evaluate.diagnostics import episode_diagnostics
 from agentodyssey_pz.evaluate.metrics import agent_metrics, score_curve
 from agentodyssey_pz.evaluate.trajectory import (
     StepRecorder,
@@ -195,11 +196,10 @@ def run_episode(
             policy.bind(env, agent, seed * POLICY_SEED_STRIDE + index)
     path = config.trajectory_path(episode)
     writer = TrajectoryWriter(path) if path is not None else None
+    extra = llm_header(policies, names)
+    header = header_record(episode, seed, config.world, config.steps, names, settings, extra)
     if writer is not None:
-        extra = llm_header(policies, names)
-        writer.write(
-            header_record(episode, seed, config.world, config.steps, names, settings, extra)
-        )
+        writer.write(header)
     records: list[dict[str, Any]] = []
     clock = {"policy": dict.fromkeys(policies, 0.0), "env": 0.0, "start": time.perf_counter()}
     asynchronous = [agent for agent, policy in policies.items() if is_async_policy(policy)]
@@ -247,7 +247,11 @@ def run_episode(
                 loop.run_until_complete(close_all(policies[agent] for agent in asynchronous))
             finally:
                 loop.close()
-    return _episode_result(config, episode, env.num_cycles, path, names, records, clock)
+    result = _episode_result(config, episode, env.num_cycles, path, names, records, clock)
+    # Diagnostics replay the episode (`evaluate.diagnostics`), here in the episode's own process
+    # so that they exist with or without logs; their time is not the episode's.
+    result["diagnostics"] = episode_diagnostics(header, records)
+    return result
 
 
 def is_async_policy(policy: Any) -> bool:

@@ -25,6 +25,7 @@ from agentodyssey_pz.evaluate.diagnostics import (
     step_window_scores,
     window_scores,
 )
+from agentodyssey_pz.evaluate.report import without_timing
 from agentodyssey_pz.evaluate.trajectory import read_trajectory, state_at
 
 VERBS = ("pick up", "take", "take out", "drop", "wait")  # "take" begins "take out"
@@ -232,9 +233,13 @@ def test_report_sections_validate_and_print(run) -> None:
     assert "challenge (AgentOdyssey's aggregate" in text
 
 
-def test_a_run_without_logs_has_null_diagnostics() -> None:
+def test_a_run_without_logs_has_the_same_diagnostics_as_a_logged_one(tmp_path: Path) -> None:
     report = evaluate(EvalConfig(episodes=1, steps=5, num_agents=2))
-    assert report["diagnostics"] is None and validate(report) == []
+    logged = evaluate(EvalConfig(episodes=1, steps=5, num_agents=2, trajectory_dir=str(tmp_path)))
+    assert report["diagnostics"] is not None and validate(report) == []
+    assert without_timing(report["diagnostics"]) == without_timing(logged["diagnostics"])
+    header, steps = read_trajectory(tmp_path / "episode-0000.jsonl")
+    assert report["diagnostics"]["episodes"][0]["agents"] == episode_diagnostics(header, steps)
     assert report["challenge"]["games"]["default"]
 
 
