@@ -510,6 +510,33 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    """AgentOdyssey's diagnostics and challenge aggregate of trajectory logs."""
+    from agentodyssey_pz.evaluate.diagnostics import diagnose_logs, format_diagnosis
+
+    result = diagnose_logs(args.logs, replay=not args.no_replay)
+    print(json.dumps(result, indent=2) if args.json else format_diagnosis(result))
+    return 0
+
+
+def add_diagnose_parser(sub: argparse._SubParsersAction) -> None:
+    diagnose = sub.add_parser(
+        "diagnose",
+        help="AgentOdyssey's diagnostics (exploration, diversity, invalid actions, format errors, "
+        "tokens) and challenge aggregate of trajectory logs",
+    )
+    diagnose.add_argument(
+        "logs", nargs="+", metavar="LOGS", help="trajectory logs, or folders of episode-*.jsonl"
+    )
+    diagnose.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    diagnose.add_argument(
+        "--no-replay",
+        action="store_true",
+        help="do not play the logs again (faster; no object exploration, no tutorial steps)",
+    )
+    diagnose.set_defaults(func=cmd_diagnose)
+
+
 class DefaultsShown(argparse.HelpFormatter):
     """Each option's help ends with its default, unless it has none to show (None, a flag's False,
     an empty list) or says it already."""
@@ -726,6 +753,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_map_parser(sub)
     add_play_parser(sub)
     add_audit_parser(sub)
+    add_diagnose_parser(sub)
     return parser
 
 

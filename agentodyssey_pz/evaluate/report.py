@@ -24,6 +24,13 @@ Side module (evaluation). A report (`format` "agentodyssey_pz.evaluation", `vers
   "format_error"), cost (null without a price table); summed from the trajectory's `llm` records
   (`agentodyssey_pz.llm.accounting`). The table adds a "language-model calls" section.
 - `curves`: `ticks` and `score_total` (policy -> mean cumulative score_total after each tick).
+- `diagnostics`: AgentOdyssey's diagnostics (`evaluate.diagnostics`: object and action
+  exploration, action diversity whole and windowed, invalid-action and format-error rates, tokens
+  per step; compatible and corrected) from the trajectory logs: per episode and agent, and means
+  per agent and per policy; null when the run wrote no logs.
+- `challenge`: AgentOdyssey's challenge aggregate (`evaluate.challenge`): per game and policy,
+  mean main reward (`quest`) and supplementary reward (`side_quest + exploration + craft +
+  unique_kill`) over runs, with protocol warnings.
 - `timing`: wall_seconds, ticks_per_second, agent_steps_per_second, workers.
 
 Every `timing` object (and `workers`) varies between runs; `without_timing` drops them, and the
@@ -37,6 +44,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from agentodyssey_pz.evaluate import challenge, diagnostics
 from agentodyssey_pz.evaluate.metrics import (
     REWARD_KEYS,
     SCALAR_METRICS,
@@ -98,7 +106,7 @@ def build_report(
         for name in policies
     }
     ticks = sum(ep["ticks"] for ep in episodes)
-    return {
+    report = {
         "format": FORMAT,
         "version": VERSION,
         "config": {
@@ -123,6 +131,32 @@ def build_report(
             "workers": config.workers,
         },
     }
+    report.update(diagnostics_and_challenge(report, episodes, assignment))
+    return report
+
+
+# ---------------------------------------------------------------------- diagnostics and challenge
+def diagnostics_and_challenge(
+    report: Mapping[str, Any], episodes: Sequence[Mapping[str, Any]], assignment: Mapping[str, str]
+) -> dict[str, Any]:
+    """The `diagnostics` section (from the trajectory logs; null without them) and the
+    `challenge` section (AgentOdyssey's per-game main and supplementary reward)."""
+    return {
+        "diagnostics": diagnostics.report_section(episodes, assignment),
+        "challenge": challenge.report_section(report["config"], report["episodes"]),
+    }
+
+
+def diagnostics_and_challenge_lines(report: Mapping[str, Any]) -> list[str]:
+    """Table lines of both sections (headline figures per policy; the challenge by game)."""
+    lines: list[str] = []
+    section = report.get("diagnostics")
+    if section:
+        means = {name: entry["mean"] for name, entry in section["policies"].items()}
+        lines += ["", *diagnostics.format_diagnostics(means)]
+    if report.get("challenge"):
+        lines += ["", *challenge.format_challenge(report["challenge"])]
+    return lines
 
 
 # ---------------------------------------------------------------------- language-model totals
@@ -312,6 +346,8 @@ def schema() -> dict[str, Any]:
                         "score_total": _map({"type": "array", "items": NUMBER}),
                     }
                 ),
+                "diagnostics": diagnostics.section_schema(),
+                "challenge": challenge.section_schema(),
                 "timing": _obj(
                     {
                         "wall_seconds": NUMBER,
@@ -348,9 +384,10 @@ def validate(report: Any, spec: Mapping[str, Any] | None = None, path: str = "$"
         kinds = spec["type"] if isinstance(spec["type"], list) else [spec["type"]]
         if not any(_TYPES[k](report) for k in kinds):
             return [*problems, f"{path}: expected {' or '.join(kinds)}, got {report!r:.60}"]
-    if "minimum" in spec and report < spec["minimum"]:
+    numeric = _TYPES["number"](report)  # bounds bind numbers only (JSON Schema), not null
+    if numeric and "minimum" in spec and report < spec["minimum"]:
         problems.append(f"{path}: {report} is below {spec['minimum']}")
-    if "maximum" in spec and report > spec["maximum"]:
+    if numeric and "maximum" in spec and report > spec["maximum"]:
         problems.append(f"{path}: {report} is above {spec['maximum']}")
     if isinstance(report, dict):
         properties = spec.get("properties", {})
@@ -453,6 +490,7 @@ def format_table(report: Mapping[str, Any]) -> str:
     ]
     lines += _columns(["agent", "policy", "score", "sd", "xp", "areas", "stages"], agent_rows)
     lines += llm_lines(report)
+    lines += diagnostics_and_challenge_lines(report)
     return "\n".join(lines)
 
 

@@ -202,9 +202,10 @@ def test_same_seeds_give_the_same_report_serially() -> None:
     assert without_timing(first) == without_timing(second)
 
 
-def test_workers_give_the_serial_results_in_episode_order(logged) -> None:
+def test_workers_give_the_serial_results_in_episode_order(logged, tmp_path: Path) -> None:
     serial, _ = logged
-    parallel = evaluate(small_config(workers=2))
+    # Logged too: the diagnostics section is read from the logs (null without them).
+    parallel = evaluate(small_config(workers=2, trajectory_dir=str(tmp_path)))
     assert parallel["timing"]["workers"] == 2
     assert [e["episode"] for e in parallel["episodes"]] == [0, 1, 2]
     assert without_timing(parallel) == without_timing(serial)
