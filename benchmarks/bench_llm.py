@@ -4,7 +4,7 @@
 
 Plays one episode through `evaluate.runner.run_episode` (the default world, memory "none",
 valid actions shown) with every agent an `LLMPolicy` talking to the tests' fake OpenAI-compatible
-server (tests/llm/fake_server.py, standard library only, on 127.0.0.1), and prints the median
+server (tests/fake_openai_server.py, standard library only, on 127.0.0.1), and prints the median
 wall time of a tick, its ratio to one call's latency (a single request through the same client,
 median of 5), and the same with `max_concurrency=1` for contrast. The goal: a tick of N agents
 takes about one call's latency (ratio <= 1.3), not N times it. Needs the `llm` extra (openai).
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the fake server lives with the tests
 sys.path.insert(0, str(ROOT))
 
-from llm.fake_server import FakeServer, by_content  # noqa: E402
+from fake_openai_server import FakeServer, by_content  # noqa: E402
 
 from agentodyssey_pz.evaluate.runner import EvalConfig, run_episode  # noqa: E402
 from agentodyssey_pz.llm import LLMPolicyFactory, LLMSettings, OpenAIChatClient  # noqa: E402

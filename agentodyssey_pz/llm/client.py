@@ -141,6 +141,7 @@ class OpenAIChatClient:
         openai = self._openai
         started = time.perf_counter()
         estimate = estimate_tokens(messages)
+        retries = 0  # known once a raw response is in, even if its body then fails to parse
         try:
             client = self._client_for_loop()
             raw = await client.chat.completions.with_raw_response.create(
@@ -163,7 +164,7 @@ class OpenAIChatClient:
             return self._failed(error, estimate, started, retried)
         except (openai.OpenAIError, ValueError, TypeError) as exc:  # a malformed body and the like
             error = f"bad response: {_short(str(exc))}"
-            return self._failed(error, estimate, started, 0)
+            return self._failed(error, estimate, started, retries)
         seconds = time.perf_counter() - started
         text = _content(response)
         if text is None:

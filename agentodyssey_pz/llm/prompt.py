@@ -144,9 +144,11 @@ def readable_reply(action: str | None, reasoning: str | None) -> str:
 
 
 def reask_message(error: str) -> str:
+    # A concrete example: small models copy a placeholder such as "<one command>" word for word.
     return (
         f"I could not read a command in that answer ({error}). Answer again with one JSON "
-        'object only: {"reasoning": "...", "action": "<one command>"}'
+        'object only, the command itself as "action", for example: '
+        '{"reasoning": "I want to see what lies east.", "action": "enter forest"}'
     )
 
 

@@ -7,7 +7,7 @@ import asyncio
 import json
 
 import pytest
-from llm.fake_server import FakeServer, Reply, count_tokens, prompt_tokens
+from fake_openai_server import FakeServer, Reply, count_tokens, prompt_tokens
 
 from agentodyssey_pz.errors import ConfigError
 from agentodyssey_pz.llm import LLMSettings, OpenAIChatClient, check_server, estimate_tokens
@@ -80,7 +80,14 @@ def test_a_time_out_is_an_error() -> None:
 def test_a_malformed_body_is_an_error() -> None:
     with FakeServer([Reply("malformed")]) as server:
         done = complete(settings_for(server))
-    assert not done.ok and done.error.startswith("bad response")
+    assert not done.ok and done.error.startswith("bad response") and done.retries == 0
+
+
+def test_a_malformed_body_after_a_retry_keeps_the_retry_count() -> None:
+    with FakeServer([Reply("500"), Reply("malformed")]) as server:
+        done = complete(settings_for(server, max_retries=2))
+        assert len(server.log) == 2
+    assert not done.ok and done.error.startswith("bad response") and done.retries == 1
 
 
 def test_an_empty_answer_is_text_not_an_error() -> None:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from llm.fake_server import FakeServer, by_content
+from fake_openai_server import FakeServer, by_content
 
 from agentodyssey_pz.cli import main
 from agentodyssey_pz.evaluate import EvalConfig, evaluate, read_trajectory, replay, validate

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm.fake_server import FakeServer, Reply, answer
+from fake_openai_server import FakeServer, Reply, answer
 
 import agentodyssey_pz
 from agentodyssey_pz.llm import LLMPolicy, LLMSettings, ReplayClient
