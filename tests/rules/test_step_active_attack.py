@@ -195,3 +195,19 @@ def test_dead_and_tutorial_agents_are_skipped_and_defending_is_cleared_for_all()
     assert rng.calls == 1  # only agent_2 drew
     assert res.events == []
     assert [a.defending for a in (a0, a1, a2)] == [False, False, False]
+
+
+def test_agent_chance_hook_sets_each_agents_chance():
+    game, _ = ambush_setup(agents=2)
+    seen = []
+
+    def agent_chance(ctx, who, chance):
+        seen.append((who.id, chance))
+        return 1.0 if who.id == "agent_1" else 0.0
+
+    step_rule(game, RULE).agent_chance = agent_chance
+    game.rng = ScriptedRng([0.5, 0.5])
+    res = run_step(game, RULE)
+    assert seen == [("agent_0", pytest.approx(0.10)), ("agent_1", pytest.approx(0.10))]  # level 2
+    assert res.events_of("agent_0", "agent_damaged") == []
+    assert len(res.events_of("agent_1", "agent_damaged")) == 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import agent, blank_game, make_game, run_step, spawn_npc
+from harness import agent, blank_game, make_game, run_step, spawn_npc, step_rule
 
 from agentodyssey_pz.world.agents import Engagement
 
@@ -208,3 +208,37 @@ def test_rhythm_beat_in_a_full_tick_sees_this_ticks_defend():
     ]
     assert agent(game).hp == 99 and agent(game).defending is False
     assert agent(game).combats[npc.id].rhythm_index == 1
+
+
+# ----------------------------------------------------------------------------- hooks for packs
+def test_an_npc_that_may_not_move_loses_its_move_and_its_index_advances():
+    game, npc = fight_setup(attack_power=12)
+    me = agent(game)
+    asked = []
+
+    def npc_moves(ctx, res, who, whom):
+        asked.append((who.id, whom.id))
+        return False
+
+    step_rule(game, RULE).npc_moves = npc_moves
+    res = run_step(game, RULE)
+    assert asked == [("agent_0", npc.id)]
+    assert (me.hp, me.combats[npc.id].rhythm_index, res.events) == (100, 1, [])
+
+
+def test_after_hit_that_removes_the_npc_drops_the_fight_without_a_defeat():
+    game, npc = fight_setup(attack_power=150)  # the hit brings the agent below 0 HP
+    me = agent(game)
+    step_rule(game, RULE).after_hit = lambda ctx, res, who, whom, area: True
+    res = run_step(game, RULE)
+    assert me.hp == -50 and npc.id not in me.combats
+    assert [e.type for e in res.events] == ["agent_damaged"]  # no agent_defeated_in_combat
+
+
+def test_after_hit_that_keeps_the_npc_leaves_the_defeat_check_as_it_was():
+    game, _ = fight_setup(attack_power=150)
+    me = agent(game)
+    step_rule(game, RULE).after_hit = lambda ctx, res, who, whom, area: False
+    res = run_step(game, RULE)
+    assert [e.type for e in res.events] == ["agent_damaged", "agent_defeated_in_combat"]
+    assert me.combats == {}

@@ -7,7 +7,8 @@ rule also ends every agent's `defend` (it lasts one tick). Randomness: one `rng.
 (agent, candidate NPC), agents in order, NPCs in arrival order, as the reference draws them.
 
 Packs that change the odds or the damage (the bundled `living_world`) subclass this rule (same
-name) and override `level_chances`, `odds` and `hit_damage`; the ambush itself stays here.
+name) and override `level_chances`, `odds`, `agent_chance` (one agent's chance, e.g. higher in
+the dark) and `hit_damage`; the ambush itself stays here.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ class ActiveAttack(BaseStepRule):
         may work each level out when first read), and while the agent fights in rhythm."""
         return self.chances(ctx.world), ENGAGED_CHANCE
 
+    def agent_chance(self, ctx: RuleContext, agent: Any, chance: float) -> float:
+        """This agent's chance per enemy this tick, given the one the odds give it (its area's
+        level's, or the engaged chance). The base: unchanged."""
+        return chance
+
     def hit_damage(self, ctx: RuleContext, attack_power: int, defense: int) -> int:
         """What one ambush takes from an agent that is not defending."""
         return max(0, attack_power // 2 - defense)
@@ -93,6 +99,7 @@ class ActiveAttack(BaseStepRule):
                 continue
             engaged = agent.combats
             chance = engaged_chance if engaged else chances[world.areas[area_id].level]
+            chance = self.agent_chance(ctx, agent, chance)
             for npc_id in tuple(waiting):
                 if npc_id in engaged:
                     continue  # an NPC in rhythm combat with this agent does not ambush it

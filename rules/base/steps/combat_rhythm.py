@@ -5,6 +5,10 @@ Rule pack `base`; spec step-rules.md section 2. Each agent keeps its own rhythm 
 is dropped when it went stale (the agent or the NPC left, the NPC died or vanished). A rhythm
 attack that brings the agent to 0 HP ends all of its fights; the death itself is handled later in
 the tick by the death-and-respawn rule.
+
+Packs that change a round subclass this rule (same name) and override its hooks: `npc_moves`
+(may an engaged NPC make its move: a stunned one does not) and `after_hit` (what follows a rhythm
+attack that landed, before the defeat check: an armour's counter-damage).
 """
 
 from __future__ import annotations
@@ -58,9 +62,20 @@ class CombatRhythm(BaseStepRule):
             if not pattern:
                 continue  # stays registered; this NPC never acts in rhythm
             index = engagement.rhythm_index
+            if not self.npc_moves(ctx, res, agent, npc):
+                engagement.rhythm_index = (index + 1) % len(pattern)  # the move is lost
+                continue
             action = pattern[index % len(pattern)]
             if action == ATTACK:
-                if self._attack(res, agent, npc, area_id):
+                self.hit(res, agent, npc, area_id)
+                if self.after_hit(ctx, res, agent, npc, area_id):
+                    stale.append(npc_id)  # the NPC is gone: no defeat check, no index step
+                    continue
+                if agent.hp <= 0:
+                    res.say(agent.id, "combat.defeated", f"I was defeated by {npc.name}.")
+                    res.emit(
+                        "agent_defeated_in_combat", agent.id, {"npc_id": npc.id, "area_id": area_id}
+                    )
                     defeated = True
                     break  # later NPCs do not act; this NPC's index is not advanced
             else:
@@ -76,9 +91,22 @@ class CombatRhythm(BaseStepRule):
             agent.stamina = FULL_STAMINA
             agent.consecutive_attacks = 0
 
+    def npc_moves(self, ctx: RuleContext, res: RuleResult, agent: AgentState, npc: Npc) -> bool:
+        """Whether an engaged NPC makes its move against this agent now (when not, its rhythm
+        index still advances). The base: always."""
+        return True
+
+    def after_hit(
+        self, ctx: RuleContext, res: RuleResult, agent: AgentState, npc: Npc, area_id: str
+    ) -> bool:
+        """Called after a rhythm attack landed, before the defeat check; True when the NPC is
+        gone (its engagement is dropped and the agent is not checked for defeat). The base: no
+        effect."""
+        return False
+
     @staticmethod
-    def _attack(res: RuleResult, agent: AgentState, npc: Npc, area_id: str) -> bool:
-        """One rhythm attack on the agent; returns True when it brought the agent to 0 HP."""
+    def hit(res: RuleResult, agent: AgentState, npc: Npc, area_id: str) -> None:
+        """One rhythm attack on the agent (the defeat check is the caller's)."""
         base = max(0, npc.attack_power - agent.defense)
         defended = agent.defending
         damage = int(base * DEFEND_FACTOR) if defended else base
@@ -100,8 +128,3 @@ class CombatRhythm(BaseStepRule):
                 "agent_defended": defended,
             },
         )
-        if agent.hp > 0:
-            return False
-        res.say(agent.id, "combat.defeated", f"I was defeated by {npc.name}.")
-        res.emit("agent_defeated_in_combat", agent.id, {"npc_id": npc.id, "area_id": area_id})
-        return True
