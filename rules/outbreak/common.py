@@ -14,7 +14,7 @@ checkpoints and resume are exact), named as AgentOdyssey names it:
 | `corruption_spawn_cooldown` | area id -> ticks left |
 | `in_darkness` | agent id -> bool |
 | `light_fuel` | agent id -> {held object id -> fuel} |
-| `quarantine_lockdown` | area id -> `{timer, active, locked_paths: [{from, to}], locked_containers}` |
+| `quarantine_lockdown` | area id -> `{timer, active, locked_paths, locked_containers}` |
 
 "Possession sources" are the hands, then the equipped inventory, then the containers held in
 hand (hand order): `carried_stores`.

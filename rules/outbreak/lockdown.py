@@ -22,8 +22,7 @@ Only the keycard lifts a lockdown: burning the corpses does not. A locked exit s
 key that fits it (a path the lockdown locked keeps its key, none for most). AgentOdyssey marks the
 recorded containers `quarantine_locked`, a flag no verb reads, so they stay usable; here the
 record is the mark, read by nothing either. A personal path (a tutorial room's) is never
-locked, so nobody is shut inside a tutorial room. Draws nothing. The agent order for the override is the
-fixed agent order.
+locked, so nobody is shut inside a tutorial room. Draws nothing.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`shove <furniture_name> <npc_name>`: topple furniture here onto an NPC I am fighting, stunning it.
+"""`shove <furniture_name> <npc_name>`: topple furniture onto an NPC I am fighting, stunning it.
 
 Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
 Checks in order: the furniture's name is known; its definition's category is `furniture`; a unit
