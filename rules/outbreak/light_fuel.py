@@ -16,8 +16,9 @@ above 0, in agent order:
    less); reaching 0, a line and `light_source_depleted {obj_id, location: "hand" | "equip"}`;
 5. dark = no source burns; on the change to dark a line and `entered_darkness {reason:
    "fuel_exhausted"}`, on the change to light a line and `left_darkness {}`;
-6. records of ids no longer held or worn are deleted (so a light dropped and picked up again is
-   full: AgentOdyssey's quirk, kept).
+6. records of ids no longer held or worn are deleted (so a light put away while another burns,
+   then taken up again, is full: AgentOdyssey's quirk, kept). Steps 1 and 3 end before this, so
+   an agent in a lit area or without any light keeps its records.
 
 Plain objects share their definition id, so two lanterns in one agent's hands share one record.
 Draws nothing. `in_darkness` makes ambushes likelier (`active_attack.py`); the observation's
