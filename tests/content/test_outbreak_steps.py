@@ -9,11 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from adapter.rollouts import restore, snapshot
-from harness import give, run_step, spawn_npc
+from harness import act, give, run_step, spawn_npc
 from outbreak_helper import LOBBY, MORGUE, ROOFTOP, WARD, WORLD, ward
 
 import agentodyssey_pz
 from agentodyssey_pz.audit import audit
+from agentodyssey_pz.engine.state import state_hash
+from agentodyssey_pz.observe.masks import resolve_entry
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.world.agents import Engagement
 
@@ -48,7 +50,9 @@ def test_fuel_burns_in_the_dark_and_darkness_follows() -> None:
     assert res.feedback_keys("agent_0") == ["darkness.low_fuel"]
     aux["light_fuel"]["agent_0"]["obj_lantern"] = 1
     res = run_step(game, "light_source_depletion_step")
-    assert events_of(res, "light_source_depleted") == [{"obj_id": "obj_lantern", "location": "hand"}]
+    assert events_of(res, "light_source_depleted") == [
+        {"obj_id": "obj_lantern", "location": "hand"}
+    ]
     assert events_of(res, "entered_darkness") == [{"reason": "fuel_exhausted"}]
     assert aux["in_darkness"]["agent_0"] is True
     res = run_step(game, "light_source_depletion_step")  # at 0: skipped, stays dark
@@ -177,34 +181,37 @@ def test_lockdown_after_eight_ticks_and_the_keycard_override() -> None:
 
 
 # ------------------------------------------------------------------------------ masks and audit
-def staged_env(seed: int):
-    """A quarantine env (2 agents), agent_0 in the ward with every verb's needs half met."""
-    env = agentodyssey_pz.parallel_env(world=WORLD, num_agents=2, tutorial=False)
+def staged_env(env, seed: int):
+    """The quarantine env reset, agent_0 in the ward with a light, and a random half of every
+    verb's needs: two kinds of wood, herbs, fuel or burning supplies, a desk, a zombie it fights,
+    corpses."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     game = env.game
     body = game.agents["agent_0"]
     game.move_agent(body, WARD)
     body.hands.clear()
-    for def_id in rng.choice(
-        [
-            "obj_wood_log",
-            "obj_wood_plank",
-            "obj_green_herb",
-            "obj_red_herb",
-            "obj_blue_herb",
-            "obj_lantern",
-            "obj_lantern_fuel",
-            "obj_chemical",
-            "obj_rag",
-        ],
-        size=2,
-    ):
-        give(game, "agent_0", str(def_id), int(rng.integers(1, 4)))
+    body.combats.clear()
+    give(game, "agent_0", "obj_lantern")
+    kinds = [
+        "obj_wood_log",
+        "obj_wood_plank",
+        "obj_green_herb",
+        "obj_red_herb",
+        "obj_blue_herb",
+        "obj_lantern_fuel",
+        "obj_chemical",
+        "obj_rag",
+    ]
+    (bag,) = give(game, "agent_0", "obj_small_bag")
+    del body.hands[bag]
+    body.inventory_id = bag
+    for def_id in rng.choice(kinds, size=3, replace=False):
+        game.world.containers[bag].items[str(def_id)] = int(rng.integers(1, 4))
     if rng.random() < 0.5:
         game.world.spawn_on_ground(WARD, "obj_desk", 1)
     if rng.random() < 0.5:
-        zombie = spawn_npc(game, "npc_zombie", WARD)
+        zombie = spawn_npc(game, "npc_zombie", WARD, hp=10**6, attack_power=0)
         body.combats[zombie.id] = Engagement(0, WARD)
     if rng.random() < 0.5:
         game.world.auxiliary.setdefault("area_corpses", {})[WARD] = ["npc_zombie"]
@@ -215,26 +222,34 @@ VERBS = ("barricade", "concoct", "shove", "eavesdrop", "burn_corpses", "refuel")
 
 
 def test_the_pack_s_masks_are_exact_on_staged_states() -> None:
+    """Every unmasked entry of the pack's verbs, stepped through a restored env with the other
+    agent waiting, takes effect; every masked one, run through the action rules, is refused and
+    changes nothing."""
+    env = agentodyssey_pz.parallel_env(world=WORLD, num_agents=2, tutorial=False)
     taken: set[str] = set()
-    for seed in range(40):
-        env = staged_env(seed)
+    refused = 0
+    for seed in range(30):
+        staged_env(env, seed)
         observations, *_ = env.step({"agent_0": "wait", "agent_1": "wait"})
-        if "agent_0" not in observations:
-            continue
         mask = observations["agent_0"]["action_mask"]
         snap = snapshot(env)
+        game = env.game
+        before = state_hash(game)
         for index, entry in enumerate(env.catalogue.entries):
             if entry.verb not in VERBS:
                 continue
-            trial = restore(snap)
-            infos = trial.step({"agent_0": index, "agent_1": "wait"})[4]
-            assert infos["agent_0"]["action_ok"] == bool(mask[index]), (
-                seed,
-                env.action_name("agent_0", index),
-            )
             if mask[index]:
+                trial = restore(snap)
+                infos = trial.step({"agent_0": index, "agent_1": "wait"})[4]
+                assert infos["agent_0"]["action_ok"], (seed, env.action_name("agent_0", index))
                 taken.add(entry.verb)
-    assert taken == set(VERBS)
+            else:
+                command = resolve_entry(game, "agent_0", env.catalogue, index)
+                result = act(game, "agent_0", command)
+                assert not result.action_ok["agent_0"], (seed, env.action_name("agent_0", index))
+                refused += 1
+        assert state_hash(game) == before, seed
+    assert taken == set(VERBS) and refused > 1000
 
 
 def test_the_audit_finds_nothing_wrong() -> None:
