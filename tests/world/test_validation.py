@@ -145,7 +145,8 @@ MALFORMED = [
     pytest.param(
         put("features", value={"rule_packs": ["../../evil"]}),
         "$.features.rule_packs[0]",
-        "unknown bundled rule pack '../../evil' (bundled: living_world, lockpicking, scavenging, ",
+        "unknown bundled rule pack '../../evil' (bundled: living_world, lockpicking, outbreak, "
+        "scavenging, ",
         id="rule-pack-path",
     ),
     pytest.param(

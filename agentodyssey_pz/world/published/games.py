@@ -97,7 +97,11 @@ GAMES: dict[str, GameSpec] = {
             "quarantine",
             "generated/quarantine",
             synthesis="quarantine",
-            missing=(PART_TWO, "darkness"),
+            rule_packs=("outbreak",),
+            missing=(
+                "its main quest (planned)",
+                "the darkness view (observation: pitch dark notice, indistinct shapes)",
+            ),
         ),
         GameSpec("robot_kingdom", "generated/robot_kingdom", missing=(PART_TWO,)),
         GameSpec("saltglass", "generated/saltglass", missing=(PART_TWO, "the mirage view")),
