@@ -202,7 +202,7 @@ def run_episode(
         writer.write(header)
     records: list[dict[str, Any]] = []
     clock = {"policy": dict.fromkeys(policies, 0.0), "env": 0.0, "start": time.perf_counter()}
-    asynchronous = [agent for agent, policy in policies.items() if is_async_policy(policy)]
+    asynchronous = dict.fromkeys(a for a, policy in policies.items() if is_async_policy(policy))
     loop = asyncio.new_event_loop() if asynchronous else None
     limit = concurrency_limit(policies[agent] for agent in asynchronous)
     try:
@@ -210,7 +210,7 @@ def run_episode(
             raw = {}
             waiting = []
             for agent in env.agents:
-                if loop is not None and is_async_policy(policies[agent]):
+                if agent in asynchronous:  # worked out once per episode, not per tick
                     waiting.append(agent)
                     continue
                 t0 = time.perf_counter()
