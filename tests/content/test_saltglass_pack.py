@@ -10,7 +10,7 @@ from harness import act, agent, blank_game, give, move_to
 
 
 @pytest.fixture
-def game(published):  # noqa: ARG001 - skipped without a copy
+def game(published):
     return blank_game("agentodyssey:saltglass", agents=2, at="area_hall", tutorial=False)
 
 
