@@ -99,7 +99,12 @@ GAMES: dict[str, GameSpec] = {
             synthesis="quarantine",
             missing=(PART_TWO, "darkness"),
         ),
-        GameSpec("robot_kingdom", "generated/robot_kingdom", missing=(PART_TWO,)),
+        GameSpec(
+            "robot_kingdom",
+            "generated/robot_kingdom",
+            rule_packs=("war_machines",),
+            missing=("its main quest (planned)",),
+        ),
         GameSpec("saltglass", "generated/saltglass", missing=(PART_TWO, "the mirage view")),
     )
 }
