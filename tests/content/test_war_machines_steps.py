@@ -270,3 +270,24 @@ def test_a_played_game_saves_and_resumes_exactly(game, tmp_path) -> None:
         again.tick({"agent_0": "wait", "agent_1": "wait"})
     assert game.world.auxiliary == again.world.auxiliary
     assert [a.progress for a in game.agents.values()] == [a.progress for a in again.agents.values()]
+
+
+def test_the_guides_table_of_the_pack_matches_the_code(game) -> None:
+    import re
+    from pathlib import Path
+
+    from agentodyssey_pz.resources import rules_dir
+
+    guide = Path(__file__).resolve().parents[2] / "docs" / "rule-packs.md"
+    table = re.search(
+        r"<!-- war-machines-rules -->\n(?P<table>.*?)<!-- /", guide.read_text("utf-8"), re.S
+    )
+    assert table is not None
+    rows = [
+        (int(m["priority"]), m["name"])
+        for m in re.finditer(r"^\| (?P<priority>\d+) \| `(?P<name>\w+)` \|", table["table"], re.M)
+    ]
+    namespace = game.rule_set.namespace_of(rules_dir() / "war_machines")
+    assert namespace is not None
+    pack = [r for r in game.step_rules if type(r).__module__.startswith(namespace + ".")]
+    assert rows == [(r.priority, r.name) for r in pack]
