@@ -11,7 +11,7 @@ writable, unlock or instance) with a value above 0; the most valuable (the first
 unit; `heal = max(2, int(value x 0.5))`, `hp = min(max, hp + heal)`; lines to agents there; events
 `war_machine_cannibalize {npc_id, area_id, consumed_obj_id, consumed_obj_name, hp_restored,
 npc_hp, npc_max_hp}` and `dep_tracker_hint`. One item per NPC per tick; quest objects are not
-protected (as published).
+protected (as published). Tutorial rooms are left alone by all three rules.
 
 `corruption_decay_step`: every `npc_killed` event of this tick whose NPC exists and is an enemy
 marks its area (for good, with the tick). On ticks >= 0 that are even, per marked area: records of
@@ -43,7 +43,15 @@ from agentodyssey_pz.world.agents import remove_count
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
-from .common import GUIDE_DEFINITIONS, friendly_npcs, living_enemies, tell_area, vulnerable
+from .common import (
+    GUIDE_DEFINITIONS,
+    friendly_npcs,
+    living_enemies,
+    tell_area,
+    tutorial_area,
+    tutorial_place,
+    vulnerable,
+)
 
 
 def full_hp(world: World, npc: Npc) -> int:
@@ -65,6 +73,8 @@ class Cannibalize(BaseStepRule):
         for npc_id, area_id in seen.items():
             npc = world.npcs.get(npc_id)
             if npc is None or npc.hp <= 0 or not npc.enemy or area_id not in world.areas:
+                continue
+            if tutorial_area(world, area_id):
                 continue
             top = full_hp(world, npc)
             if npc.hp >= top:
@@ -125,7 +135,9 @@ class CorruptionDecay(BaseStepRule):
             if event.type != "npc_killed":
                 continue
             area_id, npc = event.data.get("area_id"), world.npcs.get(event.data.get("npc_id"))
-            if npc is not None and npc.enemy and area_id in world.areas:
+            if npc is None or not npc.enemy or area_id not in world.areas:
+                continue
+            if not tutorial_area(world, area_id):
                 marked.setdefault(area_id, step)
         if step < 0 or step % self.settings["every"] != 0:
             return
@@ -188,8 +200,9 @@ class Intimidation(BaseStepRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
         totals: dict[str, Any] = world.auxiliary.setdefault(self.state_key, {})
+        tutorial = tutorial_place(world)
         for area_id, area in world.areas.items():
-            if not area.npcs:
+            if not area.npcs or (tutorial is not None and area.place_id == tutorial):
                 continue
             enemies = living_enemies(world, area_id)
             if not enemies:

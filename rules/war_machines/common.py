@@ -134,6 +134,21 @@ def vulnerable(world: World, oid: str) -> ObjectDef | None:
     return obj
 
 
+TUTORIAL_KEY = "tutorial_room"  # world.auxiliary of the base pack's tutorial rule
+
+
+def tutorial_place(world: World) -> str | None:
+    """The tutorial place's id while it exists (its rooms are left alone), else None."""
+    tutorial = world.auxiliary.get(TUTORIAL_KEY)
+    place = tutorial.get("place_id") if tutorial else None
+    return place if place in world.places else None
+
+
+def tutorial_area(world: World, area_id: str) -> bool:
+    place = tutorial_place(world)
+    return place is not None and world.areas[area_id].place_id == place
+
+
 def tell_area(game: GameView, res: RuleResult, area_id: str, key: str, text: str) -> None:
     """A line to every agent standing in an area."""
     if game.count_in(area_id):

@@ -17,7 +17,8 @@ spawn. State `world.auxiliary["territory_reclamation"] = {last_visited: {area: t
 {area: {ticks, last_tick_step, spawned_enemies}}}`.
 
 `forge_echo_migration_step`: every `object_crafted` event of the tick marks its area with the tick;
-marks older than `echo_ticks` (6) go. On ticks >= 0 that are even: per marked area with fewer
+marks older than `echo_ticks` (6) go. On ticks >= 0 that are even: per marked area (not a tutorial
+room) with fewer
 than 3 non-enemy merchants, its neighbours over open paths (path order), and each non-enemy,
 merchant, non-quest, non-guide NPC there not bound for another marked area, are pulled in one hop
 until 3 merchants stand there (origin recorded the first time, target the marked area; lines;
@@ -46,9 +47,16 @@ from agentodyssey_pz.rules.state_shape import MapOf, Record
 from agentodyssey_pz.world.agents import remove_count, units_by_definition
 from agentodyssey_pz.world.world import World
 
-from .common import GUIDE_DEFINITIONS, is_guide, new_npc, tell_area, vulnerable
+from .common import (
+    GUIDE_DEFINITIONS,
+    is_guide,
+    new_npc,
+    tell_area,
+    tutorial_area,
+    tutorial_place,
+    vulnerable,
+)
 
-TUTORIAL_KEY = "tutorial_room"
 MERCHANT = "merchant"
 DEVIL_FORGED = [
     "obj_scrap_iron", "obj_devil_oil", "obj_hellcoal", "obj_cog", "obj_fiend_plate",
@@ -59,11 +67,6 @@ DEVIL_FORGED = [
     "obj_fiend_alloy_sheet", "obj_fiend_alloy_scale", "obj_fiend_scale_bundle", "obj_oil_flask",
     "obj_cog_assembly", "obj_gearwork_frame",
 ]  # fmt: skip
-
-
-def tutorial_place(world: World) -> str | None:
-    tutorial = world.auxiliary.get(TUTORIAL_KEY)
-    return tutorial.get("place_id") if tutorial else None
 
 
 def open_neighbours(world: World, area_id: str) -> list[str]:
@@ -202,6 +205,8 @@ class ForgeEchoMigration(BaseStepRule):
         if step < 0 or step % s["every"] != 0:
             return
         for echo_area, echo_step in list(echoes.items()):
+            if tutorial_area(world, echo_area):
+                continue
             self._attract(ctx, res, echo_area, echo_step, origins, targets)
         for npc_id, target in list(targets.items()):
             if target not in echoes:
