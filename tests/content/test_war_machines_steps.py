@@ -10,6 +10,7 @@ from harness import agent, give, main_events, move_to, put_on_ground, spawn_npc
 from war_machines_helper import (
     BARRACKS,
     CELLAR,
+    GUIDE,
     KAEL,
     MARSHAL,
     TRIALS,
@@ -115,6 +116,22 @@ def test_a_friend_warns_with_chance_point_three(game) -> None:
             assert found[0]["predicted_action"] == "attack"
             assert found[0]["enemy_npc_id"] == enemy.id
     assert within(warned, TRIALS, 0.3)
+
+
+def test_a_second_friend_tries_when_the_first_stays_silent(game) -> None:
+    """Two friends: 1 - 0.7 x 0.7 = 0.51; a guide never warns; one warning per enemy at most."""
+    warned = 0
+    for seed in range(TRIALS // 2):
+        stage(game, seed)
+        foe(game)
+        spawn_npc(game, MARSHAL, YARD)
+        spawn_npc(game, KAEL, YARD)
+        spawn_npc(game, GUIDE, YARD)
+        res = step(game, "tactical_warning_step")
+        found = [d for k, d in main_events(res) if k == "tactical_warning"]
+        assert len(found) <= 1
+        warned += len(found)
+    assert within(warned, TRIALS // 2, 0.51)
 
 
 # ------------------------------------------------------------------------------ corruption
