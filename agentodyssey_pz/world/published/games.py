@@ -112,7 +112,12 @@ GAMES: dict[str, GameSpec] = {
                 "the darkness view (observation: pitch dark notice, indistinct shapes)",
             ),
         ),
-        GameSpec("robot_kingdom", "generated/robot_kingdom", missing=(PART_TWO,)),
+        GameSpec(
+            "robot_kingdom",
+            "generated/robot_kingdom",
+            rule_packs=("war_machines",),
+            missing=("its main quest (planned)",),
+        ),
         GameSpec(
             "saltglass",
             "generated/saltglass",

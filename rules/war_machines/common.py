@@ -1,0 +1,178 @@
+"""What the `war_machines` rules share: where their state lives, who counts as a guide or a
+friendly NPC, the coin sources, what lies "vulnerable" on a ground, and small helpers.
+
+Rule pack `war_machines` (docs/rule-packs.md "The war_machines pack"). Imported relatively.
+
+Per-agent state (declared by `death_and_respawn_step` of this pack, checked when a game loads):
+`agent.progress["war_machines"]`, a record with the optional keys
+
+* `ally`: the rallied ally, `{npc_id, npc_name, rounds_left, bonus_damage, area_id}`;
+* `aura_pct`: the overload aura's percentage (a whole number);
+* `scavenged`: per area id, the tick of the last scavenge there;
+* `presence_bonus`: the united-presence defense bonus recorded for the agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.context import GameView
+from agentodyssey_pz.rules.events import location
+from agentodyssey_pz.rules.state_shape import MapOf, Record
+from agentodyssey_pz.world.agents import (
+    AgentState,
+    carried_stores,
+    held_containers,
+    inventory_of,
+    remove_count,
+)
+from agentodyssey_pz.world.entities import Npc
+from agentodyssey_pz.world.schema import NpcDef, ObjectDef
+from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
+from agentodyssey_pz.world.world import World
+
+STATE_KEY = "war_machines"
+ALLY, AURA, SCAVENGED, PRESENCE = "ally", "aura_pct", "scavenged", "presence_bonus"
+ALLY_SHAPE = Record(
+    {"npc_id": str, "npc_name": str, "rounds_left": int, "bonus_damage": int, "area_id": str}
+)
+PROGRESS_SHAPE = Record(
+    {},
+    {ALLY: ALLY_SHAPE, AURA: int, SCAVENGED: MapOf(int), PRESENCE: int},
+    empty_ok=True,
+)
+# The guide definitions AgentOdyssey's robot_kingdom leaves out of rallies, warnings and
+# intimidation (its main quest's wayfarer guide and the side quest's guide).
+GUIDE_DEFINITIONS = ("npc_quest_wayfarer_guide", "npc_side_quest_guide")
+STATION, CURRENCY, CONTAINER = "station", "currency", "container"
+WRITABLE, UNLOCK = "writable", "unlock"
+
+
+def record(agent: AgentState) -> dict[str, Any]:
+    """The agent's record of this pack (created empty on first use)."""
+    found = agent.progress.get(STATE_KEY)
+    if found is None:
+        found = agent.progress[STATE_KEY] = {}
+    return found
+
+
+def peek(agent: AgentState, key: str, default: Any = None) -> Any:
+    """A value of the agent's record without creating it."""
+    found = agent.progress.get(STATE_KEY)
+    return default if found is None else found.get(key, default)
+
+
+def is_guide(npc: Npc, guides: Iterable[str] = GUIDE_DEFINITIONS) -> bool:
+    return npc.def_id in guides
+
+
+def friendly_npcs(world: World, area_id: str, guides: Iterable[str]) -> list[Npc]:
+    """Living non-enemy NPCs of the area that are not guides, in the area's order."""
+    npcs = world.npcs
+    out = []
+    for npc_id in world.areas[area_id].npcs:
+        npc = npcs.get(npc_id)
+        if npc is not None and not npc.enemy and npc.hp > 0 and not is_guide(npc, guides):
+            out.append(npc)
+    return out
+
+
+def living_enemies(world: World, area_id: str) -> list[Npc]:
+    npcs = world.npcs
+    out = []
+    for npc_id in world.areas[area_id].npcs:
+        npc = npcs.get(npc_id)
+        if npc is not None and npc.enemy and npc.hp > 0:
+            out.append(npc)
+    return out
+
+
+# --------------------------------------------------------------------------------- coins
+def coins_held(world: World, agent: AgentState) -> int:
+    """Currency units in the coin sources: hands, the equipped inventory, held containers."""
+    currency = world.currency_id
+    if currency is None:
+        return 0
+    return sum(store.get(currency, 0) for store in carried_stores(world, agent))
+
+
+def pay(world: World, agent: AgentState, amount: int, res: RuleResult) -> None:
+    """Take `amount` currency units from the coin sources in their order (the caller checked)."""
+    currency = world.currency_id
+    if currency is None or amount <= 0:
+        return
+    left = amount
+    sources = [(agent.hands, location("hand", agent.id))]
+    box = inventory_of(world, agent)
+    if box is not None:
+        sources.append((box.items, location("container", box.id)))
+    sources += [(c.items, location("container", c.id)) for c in held_containers(world, agent)]
+    for store, where in sources:
+        take = min(left, store.get(currency, 0))
+        if take > 0:
+            remove_count(store, currency, take)
+            res.track_consume(agent.id, currency, take, where)
+            left -= take
+        if left <= 0:
+            return
+
+
+# ----------------------------------------------------------------------------- ground stacks
+def vulnerable(world: World, oid: str) -> ObjectDef | None:
+    """The definition of a ground id that decay, reclamation and cannibalising may take: a
+    defined, non-instance id whose definition is no station, currency or container and whose
+    usage is not writable or unlock. Quest objects are not protected (as published)."""
+    if world.is_instance(oid):
+        return None
+    obj = world.find_def(oid)
+    if obj is None or obj.category in (STATION, CURRENCY, CONTAINER):
+        return None
+    if obj.usage in (WRITABLE, UNLOCK):
+        return None
+    return obj
+
+
+TUTORIAL_KEY = "tutorial_room"  # world.auxiliary of the base pack's tutorial rule
+
+
+def tutorial_place(world: World) -> str | None:
+    """The tutorial place's id while it exists (its rooms are left alone), else None."""
+    tutorial = world.auxiliary.get(TUTORIAL_KEY)
+    place = tutorial.get("place_id") if tutorial else None
+    return place if place in world.places else None
+
+
+def tutorial_area(world: World, area_id: str) -> bool:
+    place = tutorial_place(world)
+    return place is not None and world.areas[area_id].place_id == place
+
+
+def tell_area(game: GameView, res: RuleResult, area_id: str, key: str, text: str) -> None:
+    """A line to every agent standing in an area."""
+    if game.count_in(area_id):
+        for agent in game.agents_in(area_id):
+            res.say(agent.id, key, text)
+
+
+def new_npc(game: GameView, proto: NpcDef, level: int, area_id: str) -> Npc:
+    """A fresh instance of a prototype at `level` in an area, with the prototype's next index."""
+    world = game.world
+    index = None if proto.unique else world.take_npc_index(proto.id)
+    options = SynthesisOptions(
+        zero_loot_keeps_prototype_count=game.config.zero_loot_keeps_prototype_count
+    )
+    npc = create_npc(world, proto, index, level, game.rng, options)
+    world.add_npc(npc, area_id)
+    return npc
+
+
+def enemy_engagements(world: World, agent: AgentState) -> list[Npc]:
+    """Enemies of the agent's combats that exist, in the order of its combats."""
+    out = []
+    for npc_id in agent.combats:
+        npc = world.npcs.get(npc_id)
+        if npc is not None and npc.enemy:
+            out.append(npc)
+    return out
