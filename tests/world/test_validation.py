@@ -145,8 +145,8 @@ MALFORMED = [
     pytest.param(
         put("features", value={"rule_packs": ["../../evil"]}),
         "$.features.rule_packs[0]",
-        "unknown bundled rule pack '../../evil' (bundled: living_world, lockpicking, outbreak, "
-        "scavenging, ",
+        "unknown bundled rule pack '../../evil' (bundled: courts, living_world, lockpicking, "
+        "outbreak, saltglass, scavenging, shifting_paths, war_machines)",
         id="rule-pack-path",
     ),
     pytest.param(
