@@ -4,8 +4,9 @@ Layer: world core. The quest's chapters, stages and texts are read from the user
 (`MainQuestStepRule.QUEST_CONFIG`) and translated condition by condition into our kinds. What the
 game keeps as code is taken from its `_bootstrap` method's statements where they have the plain
 forms AgentOdyssey's games use (`self._generated['k'] = <literal>`, a class constant, an element
-of one; `bootstrap_variables`), and otherwise from the small per-game tables below: which areas
-are picked from the map, which NPCs are placed where, the bosses and their modifiers.
+of one; `bootstrap_variables`), and otherwise from the game's tables (`quest_games/<game>.py`):
+which areas are picked from the map, which NPCs are placed where, the bosses and their modifiers,
+and how its own condition kinds translate.
 
 Published quirks that can make a quest impossible are fixed as AgentOdyssey's own repository
 fixes them (docs/agentodyssey-games.md lists each): a relic bought before its stage still counts
@@ -17,201 +18,26 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
 from typing import Any
 
 from agentodyssey_pz.errors import PublishedGameError
 from agentodyssey_pz.world.published.games import GameSpec
 from agentodyssey_pz.world.published.locate import PublishedCopy
 from agentodyssey_pz.world.published.pyconst import NotData, class_constants, evaluate, find_class
+from agentodyssey_pz.world.published.quest_games import tables_of
+from agentodyssey_pz.world.published.quest_games.tables import ConditionTranslation
 
 QUEST_CLASS = "MainQuestStepRule"
 SIDE_QUEST_CLASS = "SideQuestStepRule"
-RELIC = "obj_heart_of_the_ocean"
-
-# ------------------------------------------------------------------ per-game tables
-
-
-def _place(npc: str, var: str, area_var: str, **extra: Any) -> dict[str, Any]:
-    return {"let": var, "place_npc": npc, "in": f"${area_var}", **extra}
-
-
-# Setup steps for variables whose bootstrap statement is code, not data: base picks its areas from
-# the map with the same picker our `pick_area` follows (docs/world-format.md 11.1).
-PICKED: dict[str, dict[str, dict[str, Any]]] = {
-    "base": {
-        "ch1_guide_area": {"pick_area": True},
-        "ch1_shrine_candidate_areas": {"pick_areas": 3},
-        "ch1_shrine_area": {"farthest_of": "$ch1_shrine_candidate_areas"},
-        "ch2_merchant_area": {"pick_area": True},
-        "ch2_lair_candidate_areas": {"pick_areas": 3},
-        "ch2_boss_area": {"farthest_of": "$ch2_lair_candidate_areas"},
-    },
-}
-
-# Derived variables: remnant's final chronicle is its three words, spaced and lower-cased.
-DERIVED: dict[str, dict[str, Callable[[dict[str, Any]], Any]]] = {
-    "remnant": {
-        "ch5_chronicle_text": lambda v: (
-            " ".join(str(v[k]) for k in ("ch2_salt_word", "ch3_iron_word", "ch4_wind_word"))
-            .strip()
-            .lower()
-        ),
-    },
-}
-
-_MERCHANT = {"stock": {RELIC: 1, "obj_sea_salt_crystal": 4}, "min_coins": 400}
-# Quest NPCs placed once per episode: (placed after the variable naming their area).
-PLACED: dict[str, list[dict[str, Any]]] = {
-    "base": [
-        _place("npc_quest_chronicler", "ch1_guide_npc", "ch1_guide_area"),
-        _place("npc_quest_tide_merchant", "ch2_merchant_npc", "ch2_merchant_area", **_MERCHANT),
-    ],
-    "remnant": [
-        _place("npc_quest_chronicler", "ch1_guide_npc", "ch1_guide_area"),
-        _place("npc_quest_tide_merchant", "ch2_merchant_npc", "ch2_merchant_area", **_MERCHANT),
-        _place("npc_quest_anvil_judge", "ch3_smith_npc", "ch3_smith_area"),
-    ],
-    "mark": [
-        _place("npc_quest_librarian_v2", "ch1_librarian_npc", "ch1_library_area"),
-        _place(
-            "npc_quest_contact_v2",
-            "ch2_contact_npc",
-            "ch2_contact_area",
-            stock={"obj_tear_of_forest": 1},
-            min_coins=300,
-        ),
-    ],
-}
-
-# Fixed display names the texts use for bosses (their prototypes' names).
-NAMED: dict[str, dict[str, str]] = {
-    "remnant": {
-        "ch1_boss_name": "cinder_reaver",
-        "ch2_boss_name": "ember_warden",
-        "ch3_boss_name": "iron_answer",
-        "ch4_boss_name": "wind_answer",
-        "ch5_boss_name": "confluence_warden",
-    },
-    "mark": {"ch1_boss_name": "page_gnawer", "ch2_boss_name": "root_warden"},
-}
-
-_WATER, _WOODEN = ["obj_water_sword"], ["obj_wooden_sword", "obj_wooden_dagger"]
-# The fire boss: the sea's blade drenches it for good (its health falls to 150), a wooden blade
-# in hand enrages it while held.
-FIRE_BOSS_MODIFIERS = [
-    {"when_held": _WATER, "unless_held": _WOODEN, "max_hp": 150, "attack": 20},
-    {"when_held": _WOODEN, "unless_held": _WATER, "attack": 45},
-]
-
-
-def _boss(npc: str, area_var: str, hp: int, attack: int, **extra: Any) -> dict[str, Any]:
-    return {"npc": npc, "in": f"${area_var}", "hp": hp, "attack": attack, "shared": True, **extra}
-
-
-BOSSES: dict[str, dict[str, dict[str, Any]]] = {
-    "base": {
-        "ch1_boss_npc": _boss("npc_boss_cinder_reaver", "ch1_shrine_area", 115, 20),
-        "ch2_boss_npc": _boss(
-            "npc_boss_ember_warden",
-            "ch2_boss_area",
-            225,
-            20,
-            modifiers=[
-                {**FIRE_BOSS_MODIFIERS[0], "unless_held": ["obj_wooden_sword"]},
-                {**FIRE_BOSS_MODIFIERS[1], "when_held": ["obj_wooden_sword"]},
-            ],
-        ),
-    },
-    "remnant": {
-        "ch1_boss_npc": _boss("npc_boss_cinder_reaver", "ch1_shrine_area", 115, 20),
-        "ch2_boss_npc": _boss(
-            "npc_boss_ember_warden", "ch2_boss_area", 225, 20, modifiers=FIRE_BOSS_MODIFIERS
-        ),
-        "ch3_boss_npc": _boss("npc_boss_iron_answer", "ch3_trial_area", 295, 12),
-        "ch4_boss_npc": _boss("npc_boss_wind_answer", "ch4_spire_area", 395, 20),
-        "ch5_boss_npc": _boss("npc_boss_confluence_warden", "ch5_engine_area", 400, 30),
-    },
-    "mark": {
-        "ch1_boss_npc": _boss("npc_boss_page_gnawer_v2", "ch1_boss_area", 80, 15),
-        # Carrying the promise ("kindness") into its farm weakens the root warden once, for good.
-        "ch2_boss_npc": _boss(
-            "npc_boss_root_warden_v2",
-            "ch2_boss_area",
-            160,
-            36,
-            modifiers=[
-                {
-                    "when_carrying_text": {"text": "$ch1_promise_line", "match": "contains"},
-                    "where": "boss_home",
-                    "attack_cap": 30,
-                    "max_hp": 120,
-                    "once": True,
-                }
-            ],
-        ),
-    },
-}
-
-# Stage completions that leave an object at the agent's feet unless one already lies there.
-GIFTS: dict[str, dict[str, str]] = {
-    "remnant": {"ch3_boss": "obj_prism_lens", "ch4_boss": "obj_storm_crest"},
-}
-
-# Objects the quest gives a value when the world leaves it without one (the relic a quest merchant
-# sells, the tear of the forest).
-QUEST_VALUES: dict[str, dict[str, int]] = {
-    "base": {RELIC: 25},
-    "remnant": {RELIC: 25},
-    "mark": {"obj_tear_of_forest": 10},
-}
 
 
 def give_quest_values(spec: GameSpec, definition: dict[str, Any]) -> None:
     """Give the quest's objects their value where the world has none (before synthesis, so every
     instance and every price sees it; AgentOdyssey sets it when its quest starts)."""
-    values = QUEST_VALUES.get(spec.name, {})
+    values = tables_of(spec.name).values
     for obj in definition["entities"]["objects"]:
         if obj.get("id") in values and obj.get("value") is None:
             obj["value"] = values[obj["id"]]
-
-
-# Placeholders of the published texts -> our variable names.
-PLACEHOLDERS: dict[str, dict[str, str]] = {
-    "base": {
-        "ch1_guide_name": "ch1_guide_npc",
-        "ch2_merchant_name": "ch2_merchant_npc",
-        "ch1_shrine_candidates": "ch1_shrine_candidate_areas",
-        "ch2_lair_candidates": "ch2_lair_candidate_areas",
-        "mq_guide_name": "guide",
-    },
-    "remnant": {
-        "ch1_guide_name": "ch1_guide_npc",
-        "ch2_merchant_name": "ch2_merchant_npc",
-        "ch3_smith_name": "ch3_smith_npc",
-        "ch1_shrine_candidates": "ch1_shrine_candidate_areas",
-        "ch2_lair_candidates": "ch2_lair_candidate_areas",
-        "mq_guide_name": "guide",
-    },
-    "mark": {
-        "ch1_librarian_name": "ch1_librarian_npc",
-        "ch2_contact_name": "ch2_contact_npc",
-        "mq_guide_name": "guide",
-    },
-}
-
-# Guides: the published remnant and mark shuffle their name pool per seed; mark's guide also
-# comes back every 30 ticks to remind the agent of its task.
-GUIDE_EXTRAS: dict[str, dict[str, Any]] = {
-    "remnant": {"name_order": "shuffled"},
-    "mark": {"name_order": "shuffled", "remind_every": 30},
-}
-
-# Visits counted for `visited_k_of_area_set`: remnant counts every area visited since the episode
-# began, base only those visited since the quest began (docs/world-format.md 11.1).
-VISIT_HISTORY = {"remnant": "episode"}
-# Text conditions: mark looks for its words inside what is written, the others for equal text.
-TEXT_MATCH = {"mark": "contains"}
 
 
 # ------------------------------------------------------------------ reading the game's code as data
@@ -299,8 +125,9 @@ class Translation:
     ) -> None:
         self.spec, self.constants, self.areas = spec, constants, areas
         self.variables = variables  # the bootstrap's variables (values, or NotData for code)
-        self.bosses = BOSSES.get(spec.name, {})
-        self.renames = PLACEHOLDERS.get(spec.name, {})
+        self.tables = tables_of(spec.name)
+        self.bosses = self.tables.bosses
+        self.renames = self.tables.placeholders
         self.where = f"{spec.quest_module}: {QUEST_CLASS}"
 
     # ---------------------------------------------------------------- texts
@@ -317,9 +144,8 @@ class Translation:
 
     # ---------------------------------------------------------------- setup
     def setup(self, variables: dict[str, Any]) -> list[dict[str, Any]]:
-        name = self.spec.name
-        picked, derived = PICKED.get(name, {}), DERIVED.get(name, {})
-        placed = list(PLACED.get(name, ()))
+        picked, derived = self.tables.picked, self.tables.derived
+        placed = list(self.tables.placed)
         steps: list[dict[str, Any]] = []
         known: dict[str, Any] = {}
         for var, value in variables.items():
@@ -340,7 +166,7 @@ class Translation:
             for place in [p for p in placed if p["in"] == f"${var}"]:
                 steps.append(place)
                 placed.remove(place)
-        steps += [{"let": var, "value": value} for var, value in NAMED.get(name, {}).items()]
+        steps += [{"let": var, "value": value} for var, value in self.tables.named.items()]
         if placed:
             missing = ", ".join(p["in"] for p in placed)
             raise PublishedGameError(f"{self.where}._bootstrap: no variable {missing}")
@@ -365,7 +191,7 @@ class Translation:
         kind, ctype = c.get("kind"), c.get("type")
         if kind == "any_of":
             return {"kind": "any_of", "conditions": self.conditions(c.get("conditions"), stage)}
-        translate = CONDITIONS.get((kind, ctype))
+        translate = self.tables.conditions.get((kind, ctype)) or CONDITIONS.get((kind, ctype))
         if translate is None:
             raise PublishedGameError(
                 f"{self.where}: stage {stage}: condition {kind}/{ctype} has no translation"
@@ -377,7 +203,7 @@ class Translation:
 
     def text_condition(self, kind: str, c: dict[str, Any]) -> dict[str, Any]:
         out = {"kind": kind, "text": self.var(c, "text_key")}
-        match = TEXT_MATCH.get(self.spec.name)
+        match = self.tables.text_match
         if match:
             out["match"] = match
         return out
@@ -413,7 +239,7 @@ class Translation:
             out["k"] = self.var(c, "k_key")
         elif "k" in c:
             out["k"] = c["k"]
-        history = VISIT_HISTORY.get(self.spec.name)
+        history = self.tables.visit_history
         if history:
             out["history"] = history
         return out
@@ -438,7 +264,7 @@ class Translation:
             effects.append({"give": {"$currency": int(raw["gives_coins"])}})
         for oid, count in (raw.get("spawns_objects") or {}).items():
             effects.append({"give": {oid: int(count)}})
-        gift = GIFTS.get(self.spec.name, {}).get(sid)
+        gift = self.tables.gifts.get(sid)
         if gift:
             # AgentOdyssey gives it unless a unit lies at the agent's feet: two agents beating the
             # boss together in one place would get one between them, and one could never go on.
@@ -501,7 +327,8 @@ def _bosses_named(stage: dict[str, Any], bosses: set[str]) -> list[str]:
     return named
 
 
-CONDITIONS: dict[tuple[Any, Any], Callable[[Translation, dict[str, Any]], dict[str, Any]]] = {
+# Translations every game shares; a game's tables may add its own or override one.
+CONDITIONS: dict[tuple[Any, Any], ConditionTranslation] = {
     ("state", "in_area"): lambda t, c: {"kind": "in_area", "area": t.var(c, "area_key")},
     ("state", "in_area_with_npc"): lambda t, c: {
         "kind": "in_area_with_npc",
@@ -569,7 +396,7 @@ def main_quest_section(
     guide = {
         "npc": constants["OBJECTIVE_NPC_BASE_ID"],
         "names": list(constants["OBJECTIVE_NPC_NAME_POOL"]),
-        **GUIDE_EXTRAS.get(spec.name, {}),
+        **translation.tables.guide_extras,
     }
     section: dict[str, Any] = {
         "title": str(config.get("title", spec.name)),
