@@ -22,9 +22,11 @@ from agentodyssey_pz.engine.tick import run_tick, running_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
 from agentodyssey_pz.errors import AgentOdysseyError, CheckpointError, ConfigError, RuleError
 from agentodyssey_pz.resources import BASE_PACK, rules_dir
+from agentodyssey_pz.rules.base import BaseStepRule
 from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
 from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
+from agentodyssey_pz.rules.parse import Command
 from agentodyssey_pz.rules.rewards import RewardBreakdown, RewardFunction
 from agentodyssey_pz.rules.settings import apply_rule_settings
 from agentodyssey_pz.world.agents import AgentState
@@ -92,6 +94,13 @@ class Game:
         self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
         self.step_rules = [cls() for cls in self.rule_set.step_rules]
         self.init_rules = [cls() for cls in self.rule_set.init_rules]
+        # Step rules that may take an agent's turn (`forced_command`): none in most games, so the
+        # tick and the listings ask nothing then.
+        self.forcing_rules = [
+            rule
+            for rule in self.step_rules
+            if type(rule).forced_command is not BaseStepRule.forced_command
+        ]
         apply_rule_settings(
             [*self.engine.rules.values(), *self.step_rules, *self.init_rules],
             self.pack.definition.features.rule_settings,
@@ -330,6 +339,15 @@ class Game:
         )
 
     # ------------------------------------------------------------------ GameView for rules
+    def forced_turn(self, agent: AgentState) -> tuple[BaseStepRule, Command] | None:
+        """(rule, command) when a step rule makes `agent` play that command this tick instead of
+        its own (a lost turn: `BaseStepRule.forced_command`), else None."""
+        for rule in self.forcing_rules:
+            command = rule.forced_command(self, agent)
+            if command is not None:
+                return rule, command
+        return None
+
     def move_agent(self, agent: AgentState, area_id: str) -> None:
         here = self._by_area.get(agent.area_id)
         if here is not None:

@@ -78,7 +78,16 @@ def record_visit(game: Game, agent: AgentState) -> None:
 
 def act(game: Game, agent: AgentState, raw: Any, res: RuleResult) -> Command | ParseFailure:
     """One agent's action: parsed, then dispatched to its rule (or refused with feedback)."""
-    command = resolve_command(game, raw)
+    if game.forcing_rules:
+        forced = game.forced_turn(agent)
+        if forced is not None:
+            return lose_turn(game, agent, raw, res, *forced)
+    return play(game, agent, resolve_command(game, raw), raw, res)
+
+
+def play(
+    game: Game, agent: AgentState, command: Command | ParseFailure, raw: Any, res: RuleResult
+) -> Command | ParseFailure:
     if isinstance(command, ParseFailure):
         game.engine.reject(agent.id, raw, command, res)
     else:
@@ -92,6 +101,24 @@ def act(game: Game, agent: AgentState, raw: Any, res: RuleResult) -> Command | P
             raise rule_failed(game, rule or game.engine, exc, doing) from exc
     record_visit(game, agent)
     return command
+
+
+def lose_turn(
+    game: Game, agent: AgentState, raw: Any, res: RuleResult, rule: Any, forced: Command
+) -> Command:
+    """A lost turn (docs/rule-packs.md "Lost turns"): the forcing rule is told, then `forced` is
+    played instead of the agent's own command, which counts as taken (`action_ok`) only when it
+    was that very command and it took effect."""
+    own = resolve_command(game, raw)
+    ctx = RuleContext(game, game.world, agent, forced.verb, forced.params, game.tick_index)
+    try:
+        rule.on_forced(ctx, res)
+    except Exception as exc:
+        raise rule_failed(game, rule, exc, f", taking {agent.id}'s turn") from exc
+    play(game, agent, forced, forced, res)
+    if own != forced:
+        res.action_ok[agent.id] = False
+    return forced
 
 
 def run_actions(game: Game, actions: Mapping[str, Any], res: RuleResult) -> None:

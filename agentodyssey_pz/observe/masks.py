@@ -6,7 +6,9 @@ other agents idle). Lists are built only when asked for.
 
 An agent in the dark (`world.darkness`) is offered only the verbs whose listings reveal nothing
 darkness hides (`offered_in_dark`); the others list nothing and their entries are masked, though
-typed they still work (docs/rule-packs.md, "Listings in the dark").
+typed they still work (docs/rule-packs.md, "Listings in the dark"). An agent whose turn is
+lost this tick (`Game.forced_turn`) is offered only the command it will play (docs/rule-packs.md,
+"Lost turns").
 """
 
 from __future__ import annotations
@@ -178,8 +180,11 @@ def valid_params_by_verb(
     world = game.world  # `in_darkness`, not even called in a world without darkness
     dark = world.definition.features.darkness is not None and in_darkness(world, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
+    forced = game.forced_turn(agent) if game.forcing_rules else None
     out: ParamsByVerb = {}
     for verb_id, rule, _, from_mask in listing_plan(rules, cache, dark):
+        if forced is not None and verb_id != forced[1].verb:
+            continue
         cached = kept.params.get((verb_id, all_amounts)) if kept is not None else None
         if cached is not None:
             params_list = list(cached)
@@ -194,6 +199,8 @@ def valid_params_by_verb(
             if kept is not None and verb_id in kept.verbs:
                 kept.params[verb_id, all_amounts] = params_list
                 params_list = list(params_list)
+        if forced is not None:
+            params_list = [p for p in params_list if p == forced[1].params]
         if params_list:
             out[verb_id] = params_list
     return out
@@ -226,8 +233,11 @@ def valid_actions(
     world = game.world  # `in_darkness`, not even called in a world without darkness
     dark = world.definition.features.darkness is not None and in_darkness(world, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
+    forced = game.forced_turn(agent) if game.forcing_rules else None
     out: dict[str, list[str]] = {}
     for verb_id, rule, phrase, from_mask in listing_plan(rules, cache, dark):
+        if forced is not None and verb_id != forced[1].verb:
+            continue
         cached = kept.commands.get(verb_id) if kept is not None else None
         if cached is not None:
             lines = list(cached)
@@ -249,6 +259,8 @@ def valid_actions(
             if kept is not None and verb_id in kept.verbs:
                 kept.commands[verb_id] = lines
                 lines = list(lines)
+        if forced is not None:
+            lines = [line for line in lines if line == command_text(phrase, forced[1].params)]
         if lines:
             out[phrase] = lines
     return out
@@ -314,7 +326,10 @@ def action_mask(
     ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=False)
     kept_found = kept.found if kept is not None else None
+    forced = game.forced_turn(agent) if game.forcing_rules else None
     for verb, rule, slots, reach_only in plan:
+        if forced is not None and verb != forced[1].verb:
+            continue
         found = kept_found.get(verb) if reach_only and kept_found is not None else None
         if found is None:
             ctx.action = verb
@@ -324,6 +339,8 @@ def action_mask(
                 raise rule_raised(rule, "mask_targets", exc) from exc
             if reach_only and kept_found is not None:
                 kept_found[verb] = found
+        if forced is not None:  # a lost turn: only the command it is replaced with
+            found = [(t, p) for t, p in found if p == forced[1].params]
         if not found:
             continue
         if options is not None:

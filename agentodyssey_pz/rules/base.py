@@ -23,7 +23,7 @@ from agentodyssey_pz.rules.events import (
     TRACK_UTILIZE,
     Event,
 )
-from agentodyssey_pz.rules.parse import command_text
+from agentodyssey_pz.rules.parse import Command, command_text
 from agentodyssey_pz.rules.state_shape import rule_state_problems
 from agentodyssey_pz.world.agents import INVENTORY
 from agentodyssey_pz.world.quests import texts_to_write
@@ -233,6 +233,9 @@ class BaseActionRule(ABC):
     # Numbers a world may tune, with their defaults (`rules.settings`): each instance reads its
     # own `self.settings`, these updated with the world's `features.rule_settings`.
     settings: ClassVar[Mapping[str, Any]] = {}
+    # The id of the verb this one replaces on purpose (a pack's subclass of a base verb): that
+    # replacement is then silent; any other is logged as a warning (`add_action_rule`).
+    replaces: ClassVar[str | None] = None
 
     @classmethod
     def usage(cls) -> str:
@@ -333,6 +336,18 @@ class BaseStepRule(ABC):
     @abstractmethod
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
+    # Lost turns (docs/rule-packs.md "Lost turns"): a rule overriding `forced_command` may make an
+    # agent play another command than its own this tick; the engine asks only such rules.
+    def forced_command(self, game: Any, agent: Any) -> Command | None:
+        """The command `agent` plays this tick instead of its own (a lost turn), or None. Asked
+        before each agent acts and by the listings (which then offer that command alone), so it
+        must only read the state and draw nothing."""
+        return None
+
+    def on_forced(self, ctx: RuleContext, res: RuleResult) -> None:  # noqa: B027 - optional
+        """Called when this rule's `forced_command` replaced `ctx.actor`'s command, just before
+        the forced one runs: clear what caused it, tell the agent."""
+
     def world_state(self, world: World, fresh: Callable[[], dict]) -> dict:
         """This rule's record in `world.auxiliary[state_key]`, made by `fresh()` on first use."""
         state = world.auxiliary.get(self.state_key)
@@ -375,13 +390,15 @@ ActionRuleT = TypeVar("ActionRuleT", type[BaseActionRule], BaseActionRule)
 def add_action_rule(rules: dict[str, ActionRuleT], rule: ActionRuleT) -> None:
     """Add an action rule (class or instance) under its id. An earlier rule with the same id, or
     with the same verb phrase under another id, is replaced with a warning: a pack overrides a
-    base verb by reusing its id or its verb string (spec rule-framework 8.3 and 9)."""
+    base verb by reusing its id or its verb string (spec rule-framework 8.3 and 9). A rule whose
+    `replaces` names that earlier id replaces it on purpose, silently."""
     for other_id, other in list(rules.items()):
         if other_id == rule.name or other.verb.casefold() == rule.verb.casefold():
-            LOG.warning(
-                "verb '%s' (%s) replaces the earlier '%s' (%s)",
-                rule.verb, rule.name, other.verb, other_id,
-            )  # fmt: skip
+            if rule.replaces != other_id:
+                LOG.warning(
+                    "verb '%s' (%s) replaces the earlier '%s' (%s)",
+                    rule.verb, rule.name, other.verb, other_id,
+                )  # fmt: skip
             if other_id != rule.name:
                 del rules[other_id]
     rules[rule.name] = rule

@@ -78,6 +78,7 @@ def record_idle(ctx: RuleContext, verb: str) -> None:
 class IdleWait(BASE_VERBS["wait"]):
     """`wait`, recording the tick for `contempt_of_court_step`."""
 
+    replaces = "wait"
     lists_from_reach = True
     dark_safe = True
 
@@ -89,6 +90,7 @@ class IdleWait(BASE_VERBS["wait"]):
 class IdleDefend(BASE_VERBS["defend"]):
     """`defend`, recording the tick for `contempt_of_court_step`."""
 
+    replaces = "defend"
     lists_from_reach = True
     dark_safe = True
 

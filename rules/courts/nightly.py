@@ -6,8 +6,9 @@ Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metrop
 this order:
 
 1. every written writable anywhere gets `choice(law_pool)`, cut to its definition's
-   `max_text_length` (the pool is a setting: the published game's 16 texts are content read from
-   the user's copy; the default is a pool of our own with the same trigger words);
+   `max_text_length` (the pool is a setting: `agentodyssey:metropolis` reads the published game's
+   16 texts from the user's copy, as they are story content; hand-written worlds get a pool of
+   our own with the same trigger words);
 2. every path once (areas in world order, neighbours in path order): `random() < 0.15` toggles its
    lock (a path is one edge: both directions);
 3. every area: `random() > 0.2` skips it; else the drift candidates are the ground ids whose

@@ -29,6 +29,9 @@ class GameSpec:
     main_quest: bool = False  # its main quest is imported (else: switched off, see `missing`)
     rule_packs: tuple[str, ...] = ()  # bundled packs with its verbs and background rules
     rule_settings: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    # Settings whose values are the game's story content, read from the user's copy when the game
+    # loads (never stored here): rule -> setting -> (class, attribute) in `general_module`.
+    content_settings: dict[str, dict[str, tuple[str, str]]] = attrs.field(factory=dict)
     darkness: bool = False  # unlit areas hide what is around (`features.darkness`)
     missing: tuple[str, ...] = ()  # what of the game is not played yet, for `games` and docs
 
@@ -51,9 +54,7 @@ class GameSpec:
 
 PART_TWO = "its main quest, verbs and background rules (planned)"
 
-METROPOLIS_MISSING = (
-    "its main quest (planned); the lost turn of an overruled objection (needs an engine hook)"
-)
+METROPOLIS_MISSING = "its main quest (planned)"
 
 GAMES: dict[str, GameSpec] = {
     spec.name: spec
@@ -100,6 +101,10 @@ GAMES: dict[str, GameSpec] = {
             "metropolis",
             "generated/metropolis",
             rule_packs=("courts",),
+            # The nightly rewrite's 16 law texts are content: read from the user's copy.
+            content_settings={
+                "nightly_law_rewrite_step": {"law_pool": ("NightlyLawRewriteStepRule", "LAW_POOL")}
+            },
             missing=(METROPOLIS_MISSING,),
         ),
         GameSpec(

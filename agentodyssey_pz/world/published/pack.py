@@ -67,6 +67,18 @@ def _stamp(path: Path) -> tuple[str, int, int]:
     return (str(path), stat.st_size, stat.st_mtime_ns)
 
 
+def _read_content_settings(copy: PublishedCopy, spec: GameSpec, settings: dict[str, Any]) -> None:
+    """The settings whose values are story content (`GameSpec.content_settings`), from the
+    game's general module in the user's copy (class constants, read without running the code)."""
+    from agentodyssey_pz.world.published.pyconst import constant
+
+    module = copy.read_python(spec.general_module)
+    for rule, wanted in spec.content_settings.items():
+        for setting, (class_name, attribute) in wanted.items():
+            value = constant(module, class_name, attribute, where=spec.general_module)
+            settings.setdefault(rule, {})[setting] = json.loads(json.dumps(value))
+
+
 @functools.lru_cache(maxsize=16)
 def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int], ...]) -> Any:
     """The game as read from the copy (`stamps` only keys the cache: a changed file is read
@@ -88,6 +100,8 @@ def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int
         features["rule_packs"] = list(spec.rule_packs)
     if spec.rule_settings:
         features["rule_settings"] = json.loads(json.dumps(spec.rule_settings))
+    if spec.content_settings:
+        _read_content_settings(copy, spec, features.setdefault("rule_settings", {}))
     if spec.darkness:
         features["darkness"] = {"light_objects": ["obj_torch"]}
     events = list(raw.get("custom_events", []))
