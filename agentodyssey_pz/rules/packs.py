@@ -157,7 +157,7 @@ def _action_rule_problem(cls: type[BaseActionRule]) -> str | None:
         return f"need 0 <= `param_min` <= `param_max` (None: no limit), got {low!r} and {high!r}"
     replaces = cls.replaces
     if replaces is not None and (not isinstance(replaces, str) or not replaces.strip()):
-        return f"`replaces` must be the id of the verb replaced on purpose, or None, got {replaces!r}"
+        return f"`replaces` must be the id of a verb replaced on purpose or None, got {replaces!r}"
     # A typo'd string is truthy, so these must be real bools.
     for promise in ("valid_params_from_mask", "lists_from_reach", "dark_safe"):
         if type(getattr(cls, promise)) is not bool:
