@@ -374,7 +374,7 @@ def test_justified_kill_upgrades_a_carried_item(game: Game) -> None:
     agent = game.agents["agent_0"]
     give(game, "agent_0", "obj_gavel_club")  # weapon level 1 -> marble_mace (level 2)
     doc_on_ground(game, LOBBY, "A license to kill is granted")
-    npc, res = kill_event(game)
+    _npc, res = kill_event(game)
     run(game, "trial_proceedings_step", res)
     assert "obj_gavel_club" not in agent.hands and agent.hands["obj_marble_mace"] == 1
     assert [e.type for e in res.events if e.type.startswith("trial")] == [
