@@ -267,6 +267,10 @@ def act(game: Game, agent_id: str, command: Any, tracking: bool | None = None) -
         game.engine.reject(agent_id, command, parsed, res)
         return res
     body = game.agents[agent_id]
+    if game.forcing_rules:  # a lost turn: any other command is not played (docs/rule-packs.md)
+        forced = game.forced_turn(body)
+        if forced is not None and parsed != forced[1]:
+            return res
     ctx = RuleContext(game, game.world, body, parsed.verb, parsed.params, game.tick_index)
     game.engine.dispatch(ctx, res)
     return res

@@ -202,3 +202,55 @@ def test_hostile_text_raises_nothing(published) -> None:
                 for a in ("agent_0", "agent_1")
             }
         )
+
+
+def test_failed_objection_costs_the_next_turn(env) -> None:
+    """The lost turn (rules/courts/lost_turn.py): the next command becomes `wait`, the agent is
+    told, its listings offer only `wait`, and contempt counts a `wait`."""
+    game = env.game
+    agent = game.agents["agent_0"]
+    agent.hands.clear()
+    agent.hp = agent.max_hp = 10**6
+    npc = spawn_npc(game, "npc_rogue_advocate", agent.area_id, hp=500)
+    npc.combat_pattern = ("attack", "defend")
+    agent.combats[npc.id] = Engagement(0, agent.area_id)
+    writ(game, "Everyone must defend")  # the pattern has a defend: overruled
+    *_, infos = step(env, f"file objection {npc.name}")
+    assert infos["agent_0"]["valid_actions"] == {"wait": ["wait"]}
+    assert infos["agent_1"]["valid_actions"] != {"wait": ["wait"]}
+    idle = game.world.auxiliary["contempt_of_court"]["agent_0"]["idle_turns"]
+    *_, infos = step(env, "inspect inventory")
+    assert not infos["agent_0"]["action_ok"]
+    assert game.world.auxiliary["objection_skip_turn"]["agent_0"] is False
+    assert "wait" in game.world.auxiliary["courts_idle_action"]["agent_0"]["verb"]
+    assert game.world.auxiliary["contempt_of_court"]["agent_0"]["idle_turns"] == idle + 1
+    assert len(infos["agent_0"]["valid_actions"]) > 1  # free again
+
+
+def test_law_pool_is_read_from_the_users_copy(env) -> None:
+    nightly = next(r for r in env.game.step_rules if r.name == "nightly_law_rewrite_step")
+    pool = nightly.settings["law_pool"]
+    assert len(pool) == 16 and all(isinstance(t, str) and t.strip() for t in pool)
+    assert pool != type(nightly).settings["law_pool"]  # not our own texts
+
+
+def test_hand_written_worlds_get_our_law_pool(tmp_path) -> None:
+    from harness import TINY, make_game
+
+    from agentodyssey_pz.resources import rules_dir
+
+    game = make_game(TINY, 1, rule_packs=(rules_dir() / "courts",))
+    nightly = next(r for r in game.step_rules if r.name == "nightly_law_rewrite_step")
+    assert nightly.settings["law_pool"] == type(nightly).settings["law_pool"]
+    assert len(nightly.settings["law_pool"]) == 16
+
+
+def test_the_pack_replaces_wait_and_defend_silently(published, caplog) -> None:
+    import logging
+
+    with caplog.at_level(logging.WARNING, logger="agentodyssey_pz.rules"):
+        env = agentodyssey_pz.parallel_env(world=WORLD, num_agents=1)
+        env.reset(seed=0)
+    assert "replaces the earlier" not in caplog.text
+    rules = env.game.engine.rules
+    assert type(rules["wait"]).replaces == "wait" and type(rules["defend"]).replaces == "defend"
