@@ -102,7 +102,7 @@ def test_the_mask_of_a_forced_agent_holds_the_forced_entry_alone(stun_pack: Path
 
 
 # ---------------------------------------------------------------------------- replaces
-LOUD_WAIT = '''
+LOUD_WAIT = """
 from agentodyssey_pz.rules.packs import bundled_pack
 
 BASE = {rule.name: rule for rule in bundled_pack("base").action_rules}
@@ -114,7 +114,7 @@ class LoudWait(BASE["wait"]):
     def apply(self, ctx, res):
         super().apply(ctx, res)
         res.say(ctx.actor.id, "wait.loud", "I waited, loudly.")
-'''
+"""
 
 
 def loud_pack(tmp_path: Path, replaces: str) -> Path:
@@ -125,7 +125,8 @@ def loud_pack(tmp_path: Path, replaces: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("line", "warned"), [("replaces = 'wait'", False), ("pass", True), ("replaces = 'defend'", True)]
+    ("line", "warned"),
+    [("replaces = 'wait'", False), ("pass", True), ("replaces = 'defend'", True)],
 )
 def test_replacing_a_verb_on_purpose_is_silent(
     tmp_path: Path, caplog: Any, line: str, warned: bool
