@@ -393,4 +393,12 @@ def canonical_command(game: Game, catalogue: ActionCatalogue, index: int) -> Com
     else:
         params = tuple(entry.label.split(" ")[len(rule.verb.split(" ")) :])  # a spare's label
     missing = rule.params[len(params) : rule.param_min]
+    shape = rule.catalogue
+    if shape is not None and shape.target == "npc" and shape.name is not None:
+        # A prototype's name an NPC of another prototype now bears (a quest guide renamed from a
+        # pool of names): the entry means this prototype, so its canonical command names no one.
+        name = params[shape.name] if shape.name < len(params) else None
+        npc_id = game.world.npc_name_to_id.get(name) if name is not None else None
+        if npc_id is not None and game.world.npcs[npc_id].def_id != entry.target:
+            params = (*params[: shape.name], "<npc_name>", *params[shape.name + 1 :])
     return Command(entry.verb, (*params, *(f"<{name}>" for name in missing)))

@@ -166,15 +166,28 @@ def test_nightly_rewrite_at_tick_30(env) -> None:
     assert doc.text != "hello" and doc.text.strip()
 
 
-def test_masks_exact(published, monkeypatch: pytest.MonkeyPatch) -> None:
+MANY = 16  # agents: the issue's crowded case
+
+
+@pytest.mark.parametrize("tutorial", [True, False], ids=["tutorial", "no-tutorial"])
+def test_masks_exact_with_16_agents(published, monkeypatch: pytest.MonkeyPatch, tutorial) -> None:
+    """The broad sweep of tests/adapter/test_masks_exact.py with 16 agents: unmasked entries
+    are taken, masked ones refused (lost turns included)."""
     monkeypatch.setattr(masks, "WORLDS", [*masks.WORLDS, WORLD])
-    monkeypatch.setattr(masks, "FULL_PATH_STATES", 6)
-    masks.test_every_index_tried_through_the_env(WORLD, False)
+    monkeypatch.setattr(masks, "AGENTS", MANY)
+    monkeypatch.setattr(masks, "BROAD_STATES", 300)
+    _env, unmasked, _ = masks.sweep(WORLD, tutorial)
+    assert {"wait", "file_objection", "attack"} <= unmasked
 
 
-def test_audit(published) -> None:
-    report = audit(WORLD, ticks=120, states=6, seed=7)
+@pytest.mark.parametrize("tutorial", [True, False], ids=["tutorial", "no-tutorial"])
+def test_audit_with_16_agents(published, tutorial) -> None:
+    report = audit(
+        WORLD, agents=MANY, ticks=80, states=4, tutorial=tutorial, seed=3, resume_ticks=20,
+        other_process=False,
+    )  # fmt: skip
     assert report.ok, report.text()
+    assert report.states == 4
 
 
 def test_hostile_text_raises_nothing(published) -> None:
