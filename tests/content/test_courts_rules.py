@@ -119,7 +119,8 @@ def test_reveal_hidden_spawns_randint_of_pool_materials(game: Game) -> None:
     move_to(game, "agent_0", COURT)
     pool = [
         d.id for d in world.objects.values()
-        if d.category == "material" and not d.craft.ingredients and d.areas and abs(d.level - 3) <= 1
+        if d.category == "material" and not d.craft.ingredients and d.areas
+        and abs(d.level - 3) <= 1
     ]  # fmt: skip
     assert pool
     counts = {1: 0, 2: 0, 3: 0}
@@ -477,7 +478,7 @@ def test_nightly_drift_and_tactics_draw_as_specified(game: Game) -> None:
                     done.add(frozenset((a, b)))
                     flip = mirror.random() < 0.15
                     assert world.graph.is_locked(a, b) == (locks[a, b] != flip)
-        for a, area in world.areas.items():  # the drift, replayed
+        for a in world.areas:  # the drift, replayed
             if mirror.random() > 0.2:
                 continue
             cands = [o for o, n in ground[a].items() if o == "obj_wood_log" and n > 0]
