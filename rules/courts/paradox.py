@@ -36,6 +36,7 @@ An NPC frozen here stays at attack 0 wherever it goes until the paradox ends (as
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
@@ -61,9 +62,10 @@ SHUFFLE_TRIES = 10
 WARP_FRACTION = 0.25
 
 
-def groups_of(text: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # a pure function of the text: the same laws, every tick
+def groups_of(text: str) -> frozenset[str]:
     lowered = text.lower()
-    return {name for name, words in GROUPS if any(w in lowered for w in words)}
+    return frozenset(name for name, words in GROUPS if any(w in lowered for w in words))
 
 
 def in_paradox(world: World, area_id: str) -> bool:
@@ -127,11 +129,15 @@ class LegalParadox(BaseStepRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         world = ctx.world
         states = table(world, PARADOX)
-        for area_id in world.areas:
+        # The common case, cheaply: fewer than 3 written documents anywhere and no paradox on.
+        written = {oid for oid, doc in world.writables.items() if doc.text and doc.text.strip()}
+        if len(written) < MIN_DOCUMENTS and not any(e.get("active") for e in states.values()):
+            return
+        for area_id, area in world.areas.items():
             entry = states.get(area_id)
             was = entry is not None and entry.get("active", False)
-            if not was and not self._has_documents(world, area_id):
-                continue  # the common case: no paradox here, none starting
+            if not was and len(written.intersection(area.objects)) < MIN_DOCUMENTS:
+                continue  # no paradox here, none starting
             now = in_paradox(world, area_id)
             name = world.areas[area_id].name
             if now and not was:
@@ -161,15 +167,6 @@ class LegalParadox(BaseStepRule):
             if now:
                 assert entry is not None
                 self._persist(ctx, res, area_id, entry)
-
-    @staticmethod
-    def _has_documents(world: World, area_id: str) -> bool:
-        """Whether 3 or more writable instances lie here (a cheap bound before reading texts)."""
-        writables, n = world.writables, 0
-        for oid in world.areas[area_id].objects:
-            if oid in writables:
-                n += 1
-        return n >= MIN_DOCUMENTS
 
     def _persist(self, ctx: RuleContext, res: RuleResult, area_id: str, entry: dict) -> None:
         game, world, rng = ctx.game, ctx.world, ctx.game.rng
