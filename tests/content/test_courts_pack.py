@@ -89,11 +89,14 @@ def test_objection_overruled_sustained_and_expiry(env) -> None:
     agent.combats[npc.id] = Engagement(0, agent.area_id)
     *_, infos = step(env, f"file objection {npc.name}")  # no documents: lose a turn, no event
     assert infos["agent_0"]["action_ok"] and game.world.auxiliary["objection_skip_turn"]["agent_0"]
-    agent.combats[npc.id] = Engagement(0, agent.area_id)
     agent.hp = agent.max_hp = 10**6
+    *_, infos = step(env, f"file objection {npc.name}")  # the lost turn: played as `wait`
+    assert not infos["agent_0"]["action_ok"]
+    agent.combats[npc.id] = Engagement(0, agent.area_id)
     writ(game, "Everyone must defend")
     *_, infos = step(env, f"file objection {npc.name}")
     assert infos["agent_0"]["action_ok"] and npc.enemy  # overruled: the pattern has a defend
+    step(env)  # the lost turn
     writ(game, "ban consecutive blows")
     agent.combats[npc.id] = Engagement(0, agent.area_id)
     step(env, f"file objection {npc.name}")
