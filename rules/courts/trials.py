@@ -4,7 +4,8 @@ upgrade, none a curse on the killer's base attack.
 Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. State
 `trial_proceedings[agent] = {active_trials, attack_curse}`. Each tick:
 
-1. every `npc_killed` by an agent whose NPC is not a quest NPC nor a judge summons a judge: an
+1. every `npc_killed` by an agent whose NPC is not a quest NPC (flagged, or of a quest's
+   prototype: our quest bosses drop the flag to be fought) nor a judge summons a judge: an
    instance of `npc_spectral_judge` at the area's level (the prototype's next index; its coins
    drawn as for any NPC), then not an enemy, HP 10^9, attack 0, placed in the kill's area; the trial
    `{area_id, npc_id, judge_inst_id, step_initiated, resolved}` is opened; the killer is told;
@@ -41,7 +42,7 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record
 from agentodyssey_pz.world.agents import AgentState, remove_count
-from agentodyssey_pz.world.entities import definition_id
+from agentodyssey_pz.world.entities import Npc, definition_id
 from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
 from agentodyssey_pz.world.world import World
@@ -78,6 +79,13 @@ def justified(world: World, agent: AgentState, area_id: str) -> bool:
             if any(word in lowered for word in JUSTIFICATIONS):
                 return True
     return False
+
+
+def is_quest_npc(world: World, npc: Npc) -> bool:
+    """A quest NPC: flagged so, or of a quest's prototype (our quest bosses drop the flag so they
+    can be fought; AgentOdyssey's keep it, and their deaths are never tried)."""
+    proto = world.npc_protos.get(npc.def_id)
+    return npc.quest or (proto is not None and proto.quest)
 
 
 def upgrade_options(world: World, agent: AgentState) -> list[tuple[dict[str, int], str, ObjectDef]]:
@@ -134,7 +142,7 @@ class TrialProceedings(BaseStepRule):
         if not agent_id or not npc_id or not area_id or agent_id not in game.agents:
             return
         killed = world.npcs.get(npc_id)
-        if (killed is not None and killed.quest) or definition_id(npc_id) == JUDGE:
+        if (killed is not None and is_quest_npc(world, killed)) or definition_id(npc_id) == JUDGE:
             return
         state = trials.setdefault(agent_id, {"active_trials": [], "attack_curse": None})
         proto = world.npc_protos.get(JUDGE)

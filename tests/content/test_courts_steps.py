@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 from harness import give, move_to, spawn_npc
 
@@ -464,6 +465,10 @@ def test_no_trial_for_quest_npcs_judges_or_world_kills(game: Game) -> None:
     res.emit("npc_killed", "agent_0", {"npc_id": judge.id, "area_id": LOBBY})
     quest = spawn_npc(game, "npc_rogue_advocate", LOBBY, quest=True)
     res.emit("npc_killed", "agent_0", {"npc_id": quest.id, "area_id": LOBBY})
+    boss = spawn_npc(game, "npc_bailiff_construct", LOBBY)  # a quest boss: of a quest prototype
+    protos = world.npc_protos
+    protos["npc_bailiff_construct"] = attrs.evolve(protos["npc_bailiff_construct"], quest=True)
+    res.emit("npc_killed", "agent_0", {"npc_id": boss.id, "area_id": LOBBY})
     count = world.npc_count["npc_spectral_judge"]
     run(game, "trial_proceedings_step", res)
     assert world.npc_count["npc_spectral_judge"] == count
