@@ -19,10 +19,11 @@ The area is in paradox with at least 3 sorted documents and both groups of one o
 * Start: the exits (personal paths to tutorial rooms left out) are shuffled: with 2 or more,
   `shuffle` of their list, repeated (at most 10 times) until the order differs; then the lock
   state and key of exit i go to exit shuffled[i], and each exit's own are saved
-  (`shuffled_paths`). Event `legal_paradox_started {area_id}` (no agent). AgentOdyssey re-keys the area's one-way path table, so moving by name reaches the named
-  area through another exit's lock, and the exits are listed in the shuffled order; our paths are
-  undirected edges, so the locks and keys are permuted on both sides of each path and the listing
-  keeps its order (docs/rule-packs.md "The courts pack").
+  (`shuffled_paths`). Event `legal_paradox_started {area_id}` (no agent). AgentOdyssey re-keys
+  the area's one-way path table, so moving by name reaches the named area through another exit's
+  lock, and the exits are listed in the shuffled order; our paths are undirected edges, so the
+  locks and keys are permuted on both sides of each path and the listing keeps its order
+  (docs/rule-packs.md "The courts pack").
 * End: the saved locks and keys are put back, the frozen NPCs get their attack and pattern back,
   the entry is reset; event `legal_paradox_resolved {area_id}`.
 * While it lasts (the start tick too): every enemy NPC here not yet frozen has its attack and
