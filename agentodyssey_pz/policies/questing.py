@@ -198,11 +198,12 @@ class QuestReading:
         unless I carry one; brought into my hands when the condition looks only there."""
         p = cond.params
         text, contains = str(self.resolve(p["text"])), p.get("match") == "contains"
-        if not self.carries_text(text, contains):
-            yield from self.write_note(text)
+        kind = p.get("object")  # only a writable of that definition counts
+        if not self.carries_text(text, contains, kind=kind):
+            yield from self.write_note(text, kind)
         where = p.get("where") or ("hands" if cond.kind == "paper_text_equals_in_hands" else None)
-        if where is not None and not self.carries_text(text, contains, where):
-            note = self.note_with(text, contains)
+        if where is not None and not self.carries_text(text, contains, where, kind):
+            note = self.note_with(text, contains, kind)
             if note is not None:
                 yield from self.hold(note)
 

@@ -71,7 +71,11 @@ def talked_to(t: Any, c: dict[str, Any]) -> dict[str, Any]:
 
 def object_in_area(t: Any, c: dict[str, Any]) -> dict[str, Any]:
     _need(t, c, "obj_key", "area_key")
-    return {"kind": "object_on_ground", "objects": [t.var(c, "obj_key")], "area": t.var(c, "area_key")}
+    return {
+        "kind": "object_on_ground",
+        "objects": [t.var(c, "obj_key")],
+        "area": t.var(c, "area_key"),
+    }
 
 
 def equipped_or_held(t: Any, c: dict[str, Any]) -> dict[str, Any]:
@@ -100,7 +104,11 @@ def killed(t: Any, c: dict[str, Any]) -> dict[str, Any]:
 
 def text_in_hands(t: Any, c: dict[str, Any]) -> dict[str, Any]:
     _need(t, c, "text_key")
-    return {"kind": "paper_text_equals_in_hands", "text": t.var(c, "text_key"), "where": CARRIED_TEXT}
+    return {
+        "kind": "paper_text_equals_in_hands",
+        "text": t.var(c, "text_key"),
+        "where": CARRIED_TEXT,
+    }
 
 
 def text_in_area(t: Any, c: dict[str, Any]) -> dict[str, Any]:
