@@ -101,6 +101,11 @@ class QuestReading:
             choice = next((c for c in cond.conditions if self.holds(c)), None)
             yield from self.satisfy(choice or min(cond.conditions, key=self.estimate))
         elif kind == "all_of":
+            # A text to carry is written last, where the other conditions are met (a text may
+            # not last: metropolis's nights rewrite documents); the pen and the blank come first.
+            for nested in cond.conditions:
+                if nested.kind in TEXT_CARRIED_KINDS and not self.holds(nested):
+                    yield from self.ready_note(nested.params.get("object"))
             for nested in sorted(cond.conditions, key=self.order_of):
                 yield from self.satisfy(nested)
         elif kind == "in_area":

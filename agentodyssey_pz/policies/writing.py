@@ -28,6 +28,17 @@ class Writing:
     def write_note(self: Any, text: str, kind: str | None = None) -> Plan:
         """Write `text` on a blank writable I carry (of definition `kind`, if given), got first
         when I have none."""
+        tool, note = yield from self.ready_note(kind)
+        yield from self.hold(tool)
+        yield from self.hold(note, keep=[tool])
+        yield f'write "{text}" {self.world.name_of(note)}'
+        if not self.ok():
+            raise Stuck(f"writing on {self.world.name_of(note)} failed")
+        return note
+
+    def ready_note(self: Any, kind: str | None = None) -> Plan:
+        """Carry a writing tool and a blank writable (of definition `kind`, if given), getting
+        what I lack; returns (tool, writable)."""
         world = self.world
         tool = next(
             (d for d, o in world.objects.items() if o.usage == WRITE_USAGE and self.have(d)), None
@@ -52,12 +63,7 @@ class Writing:
             note = self.blank_note(kind)
         if note is None:
             raise Stuck("no blank writable")
-        yield from self.hold(tool)
-        yield from self.hold(note, keep=[tool])
-        yield f'write "{text}" {world.name_of(note)}'
-        if not self.ok():
-            raise Stuck(f"writing on {world.name_of(note)} failed")
-        return note
+        return tool, note
 
     def blank_note(self: Any, kind: str | None = None) -> str | None:
         world, agent, inv = self.world, self.agent, self.inventory()
