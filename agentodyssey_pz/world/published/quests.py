@@ -6,7 +6,8 @@ game keeps as code is taken from its `_bootstrap` method's statements where they
 forms AgentOdyssey's games use (`self._generated['k'] = <literal>`, a class constant, an element
 of one; `bootstrap_variables`), and otherwise from the game's tables (`quest_games/<game>.py`):
 which areas are picked from the map, which NPCs are placed where, the bosses and their modifiers,
-and how its own condition kinds translate.
+and how its own condition kinds translate. Goal-graph chapters keep their stages' `requires`; the
+published `root_goal` names a stage, whose objective becomes our chapter's headline.
 
 Published quirks that can make a quest impossible are fixed as AgentOdyssey's own repository
 fixes them (docs/agentodyssey-games.md lists each): a relic bought before its stage still counts
