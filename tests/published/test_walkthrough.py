@@ -248,6 +248,13 @@ def test_metropolis_the_quest_is_played_to_its_end(metropolis_walk: Walk) -> Non
     assert {s.id for s in game.quests.main_quest.chapters[0].stages} <= done
     # The courts pack ran all along: nights rewrote the law.
     assert any(e.type == "nightly_law_rewrite" for r in results for e in r.events)
+    # The restoration clause went on an amended charter, written last, in Vosk's area (the
+    # quester readies pen and blank first: a night would rewrite a charter written earlier).
+    values = game.world.auxiliary["main_quest"]["vars"]
+    last = results[-1].events_of(finisher, "writable_written")
+    assert [e.data["written_text"] for e in last] == [values["ch3_restoration_text"]]
+    assert game.world.def_of(last[0].data["obj_id"]).id == "obj_amended_charter"
+    assert last[0].data["area_id"] == values["ch3_vosk_area"]
 
 
 def test_metropolis_each_stage_is_announced_once_after_what_it_requires(
