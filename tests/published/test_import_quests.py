@@ -194,3 +194,210 @@ def test_bootstrap_statement_forms() -> None:
     assert found == {
         "lit": "x", "const": 3, "copy": ["a", "b"], "num": 3, "first": "a", "code": NotData
     }  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------- metropolis
+def test_metropolis_goal_graph_chapters(published) -> None:
+    quest = section(published, "metropolis")
+    assert [len(c["stages"]) for c in quest["chapters"]] == [7, 9, 15]
+    st = stages(quest)
+    assert st["ch1_root"]["requires"] == ["ch1_meet_archivist", "ch1_gather_evidence"]
+    assert "done_all" not in st["ch1_root"] and st["ch1_root"]["done_any"] == []
+    assert st["ch1_root"]["chapter_complete"] is True
+    assert st["ch3_root"]["quest_complete"] is True
+    leaves = [s for s in st.values() if "requires" not in s]
+    assert len(leaves) == 17 and all(s.get("done_all") or s.get("done_any") for s in leaves)
+    # The headline is the root stage's objective.
+    first = quest["chapters"][0]
+    assert first["root_goal"] == st["ch1_root"]["objective"]
+    # Placeholders point at our variables: the NPCs' names and the agent's own guide.
+    assert "{ch1_archivist_npc}" in st["ch1_talk_archivist"]["objective"]
+    assert "{guide}" in quest["intro"]
+    # No boss table: the three foes stand in the world from the start (placed), never spawned.
+    assert quest["bosses"] == {}
+    assert not any("on_complete" in s or "on_start" in s for s in st.values())
+
+
+def test_metropolis_setup_picks_places_and_values(published) -> None:
+    setup = section(published, "metropolis")["setup"]
+    by = {s["let"]: s for s in setup}
+    order = [s["let"] for s in setup]
+    assert by["ch1_aldiss_area"] == {"let": "ch1_aldiss_area", "pick_area": True}
+    assert by["ch2_bailiff_area"] == {"let": "ch2_bailiff_area", "pick_areas": 2, "keep": "first"}
+    assert by["ch2_bench_area"] == {"let": "ch2_bench_area", "pick_areas": 2}
+    assert by["ch3_vosk_candidate_areas"]["pick_areas"] == 4
+    assert by["ch3_vosk_area"]["farthest_of"] == "$ch3_vosk_candidate_areas"
+    assert order.index("ch3_vosk_candidate_areas") + 1 == order.index("ch3_vosk_area")
+    assert by["ch1_courthouse_areas"]["areas"][0] == "area_lobby"
+    assert by["ch1_archivist_area"] == {"let": "ch1_archivist_area", "area": "area_clerks_office"}
+    assert by["ch3_cipher_count"] == {"let": "ch3_cipher_count", "value": 2}
+    # The five NPCs are placed right after their areas, the dossier after everything.
+    placed = {
+        "ch1_archivist_npc": "npc_quest_archivist_lune",
+        "ch2_bailiff_npc": "npc_corrupt_bailiff",
+        "ch2_advocate_npc": "npc_advocate_sentinel",
+        "ch2_witness_npc": "npc_quest_witness_marron",
+        "ch3_vosk_npc": "npc_boss_chief_magistrate_vosk",
+    }
+    for var, npc in placed.items():
+        area = var.replace("_npc", "_area")
+        assert by[var] == {"let": var, "place_npc": npc, "in": f"${area}"}
+        assert order.index(var) == order.index(area) + 1
+    assert setup[-1] == {
+        "let": "ch1_dossier", "place_object": "obj_evidence_dossier", "in": "area_lobby",
+        "unless_anywhere_on_ground": True,
+    }  # fmt: skip
+
+
+def test_metropolis_condition_translations(published) -> None:
+    st = stages(section(published, "metropolis"))
+    talk = {"kind": "talked_to", "npc": "$ch1_archivist_npc"}
+    assert st["ch1_talk_archivist"]["done_all"] == [talk]
+    # Its "in area" talk tests no area.
+    assert st["ch2_find_witness"]["done_all"] == [{"kind": "talked_to", "npc": "$ch2_witness_npc"}]
+    assert st["ch1_deliver_dossier"]["done_all"] == [
+        {"kind": "object_on_ground", "objects": ["$ch1_deliver_obj"], "area": "$ch1_evidence_area"}
+    ]
+    weapons = ["obj_gavel_club", "obj_marble_mace", "obj_statute_pike", "obj_iron_gavel"]
+    assert st["ch2_arm_yourself"]["done_all"] == [
+        {
+            "kind": "any_of",
+            "conditions": [
+                {"kind": "equipped_any_of", "objects": weapons},
+                {"kind": "holding", "objects": weapons},
+            ],
+        }
+    ]
+    # Kills by anyone, at any time, count (the fixed softlock).
+    assert st["ch2_defeat_bailiff"]["done_all"] == [{"kind": "npc_dead", "npc": "$ch2_bailiff_npc"}]
+    vosk = {"kind": "npc_dead", "npc": "$ch3_vosk_npc"}
+    assert st["ch3_defeat_vosk"]["done_any"] == [vosk, vosk]
+    assert st["ch2_record_cipher"]["done_all"] == [
+        {
+            "kind": "paper_text_equals_in_hands",
+            "text": "$ch2_cipher_text",
+            "where": "hands+inventory+held",
+        }
+    ]
+    assert st["ch3_get_cipher_fragments"]["done_all"] == [
+        {
+            "kind": "has_item_count",
+            "object": "obj_midnight_cipher_fragment",
+            "count": "$ch3_cipher_count",
+        }
+    ]
+    assert st["ch3_get_craft_materials"]["done_all"] == [
+        {
+            "kind": "all_of",
+            "conditions": [
+                {"kind": "has_item_count", "object": "obj_iron_bar", "count": 3},
+                {"kind": "has_item_count", "object": "obj_statute_shard", "count": 2},
+                {"kind": "has_item_count", "object": "obj_verdict_essence", "count": 1},
+            ],
+        }
+    ]
+    here = "$ch3_antechamber_area"
+    assert st["ch3_invoke_cipher"]["done_all"] == [
+        {
+            "kind": "all_of",
+            "conditions": [
+                {"kind": "in_area", "area": here},
+                {
+                    "kind": "any_of",
+                    "conditions": [
+                        {
+                            "kind": "paper_text_equals_in_area",
+                            "text": "$ch3_invoke_text",
+                            "area": here,
+                        },
+                        {
+                            "kind": "paper_text_equals_in_hands",
+                            "text": "$ch3_invoke_text",
+                            "where": "hands",
+                        },
+                    ],
+                },
+            ],
+        }
+    ]
+    assert st["ch3_restore_charter"]["done_all"] == [
+        {
+            "kind": "all_of",
+            "conditions": [
+                {"kind": "in_area", "area": "$ch3_vosk_area"},
+                {
+                    "kind": "writable_text_equals_in_inventory",
+                    "text": "$ch3_restoration_text",
+                    "object": "obj_amended_charter",
+                    "where": "hands+inventory+held",
+                },
+            ],
+        }
+    ]
+    assert st["ch3_unlock_vault"]["done_all"] == [{"kind": "in_area", "area": here}]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "'npc_key': 'ch2_bailiff_npc',",
+            "'npc_key': 'ch2_bailiff_area',",
+            "not an NPC metropolis places",
+        ),
+        ("'materials': {", "'materials': [], 'x': {", "'materials' is not a map"),
+        (
+            "'count_key': 'ch3_cipher_count',",
+            "'count_key': 'ch9_nothing',",
+            "'ch9_nothing' is not a bootstrap value",
+        ),
+        ("'obj_id': 'obj_amended_charter',", "'object_id': 'obj_amended_charter',", "lacks obj_id"),
+        (
+            "'root_goal': 'ch2_root'",
+            "'root_goal': 'ch2_roof'",
+            "root goal 'ch2_roof' is not a stage",
+        ),
+    ],
+)
+def test_metropolis_wrong_data_is_refused_clearly(
+    published, tmp_path, monkeypatch, old: str, new: str, message: str
+) -> None:
+    copy = changed_copy(published, tmp_path, monkeypatch, "metropolis", old, new)
+    with pytest.raises(PublishedGameError, match=message):
+        section(copy, "metropolis")
+
+
+# Base HP and the loader's default slope (enemies 20, others 50) of metropolis's quest NPCs.
+STATS = {
+    "npc_quest_archivist_lune": (100, 50),
+    "npc_corrupt_bailiff": (60, 20),
+    "npc_advocate_sentinel": (80, 20),
+    "npc_quest_witness_marron": (80, 50),
+    "npc_boss_chief_magistrate_vosk": (200, 20),
+}
+
+
+def test_metropolis_setup_plays_out(published) -> None:
+    """The variables once the game starts: the five NPCs at their areas with their prototype's
+    stats at the area's level, the dossier in the lobby, Vosk in the farthest of his four."""
+    from agentodyssey_pz.engine.config import GameConfig
+    from agentodyssey_pz.engine.game import Game
+
+    game = Game("agentodyssey:metropolis", 2, GameConfig(tutorial=False))
+    game.reset(seed=3)
+    world, values = game.world, game.world.auxiliary["main_quest"]["vars"]
+    for var in ("ch1_archivist", "ch2_bailiff", "ch2_advocate", "ch2_witness", "ch3_vosk"):
+        npc = world.npcs[values[f"{var}_npc"]]
+        assert npc.area_id == values[f"{var}_area"]
+        level = world.areas[npc.area_id].level
+        # Prototype stats at the area's level (spec metropolis 7.2: a level-2 bailiff 80 HP).
+        base, slope = STATS[world.npc_protos[npc.def_id].id]
+        assert npc.max_hp == base + slope * (level - 1)
+    bailiff = world.npcs[values["ch2_bailiff_npc"]]
+    assert bailiff.enemy and bailiff.inventory.get("obj_midnight_cipher_fragment", 0) >= 1
+    assert values["ch2_bailiff_area"] in world.areas  # keep: first -> one area
+    assert isinstance(values["ch2_bench_area"], list) and len(values["ch2_bench_area"]) == 2
+    dist = world.graph.hop_distances(world.spawn_area)
+    far = max(dist[a] for a in values["ch3_vosk_candidate_areas"])
+    assert dist[values["ch3_vosk_area"]] == far
+    assert any(o.startswith("obj_evidence_dossier") for o in world.areas["area_lobby"].objects)

@@ -211,3 +211,91 @@ def test_a_meal_comes_before_the_plan_when_a_blow_could_kill(published) -> None:
     assert agent.hp == agent.max_hp // 5 + 6
     solver.command()
     assert solver.last_ok is False  # ... but the plan sees the outcome of its own command
+
+
+# ---------------------------------------------------------------------------------- metropolis
+# metropolis's quest is three goal-graph chapters (31 stages: 17 with conditions, 14 that close
+# when what they require is done), played with its `courts` pack. The episode ends with the first
+# quest completed, and the last stage is no shared boss but an amended charter written and carried
+# into Vosk's area: the first agent there ends the episode, the second is then still on its way
+# (seed 3: agent_0 finishes at tick 266; seed 2 likewise at tick 285). Both agents play from the
+# first stage; the test checks the finisher's every stage and the other's progress.
+METROPOLIS_SEEDS = {3: 400, 2: 400}  # seed -> tick limit
+METROPOLIS_STAGES = 31
+
+
+@pytest.fixture(scope="module", params=sorted(METROPOLIS_SEEDS))
+def metropolis_walk(request, published) -> Walk:
+    seed = request.param
+    game = Game("agentodyssey:metropolis", AGENTS, GameConfig(tutorial=False))
+    game.reset(seed=seed)
+    solvers = {aid: QuestSolver(game, aid) for aid in game.agent_ids}
+    results, stuck = run_team(game, solvers, METROPOLIS_SEEDS[seed])
+    return Walk(game, results, stuck)
+
+
+def test_metropolis_the_quest_is_played_to_its_end(metropolis_walk: Walk) -> None:
+    game, results = metropolis_walk.game, metropolis_walk.results
+    assert metropolis_walk.stuck == {}
+    assert results[-1].terminated
+    (finisher,) = {e.agent_id for e in results[-1].events if e.type == MAIN_QUEST_COMPLETE}
+    progress = game.agents[finisher].progress["main_quest"]
+    assert progress["complete"] is True
+    assert sorted(progress["completed"]) == sorted(stage_ids(game))
+    # The other agent played too: the first chapter is behind it.
+    other = next(aid for aid in game.agent_ids if aid != finisher)
+    done = set(game.agents[other].progress["main_quest"]["completed"])
+    assert {s.id for s in game.quests.main_quest.chapters[0].stages} <= done
+    # The courts pack ran all along: nights rewrote the law.
+    assert any(e.type == "nightly_law_rewrite" for r in results for e in r.events)
+    # The restoration clause went on an amended charter, written last, in Vosk's area (the
+    # quester readies pen and blank first: a night would rewrite a charter written earlier).
+    values = game.world.auxiliary["main_quest"]["vars"]
+    last = results[-1].events_of(finisher, "writable_written")
+    assert [e.data["written_text"] for e in last] == [values["ch3_restoration_text"]]
+    assert game.world.def_of(last[0].data["obj_id"]).id == "obj_amended_charter"
+    assert last[0].data["area_id"] == values["ch3_vosk_area"]
+
+
+def test_metropolis_each_stage_is_announced_once_after_what_it_requires(
+    metropolis_walk: Walk,
+) -> None:
+    game, results = metropolis_walk.game, metropolis_walk.results
+    quest = game.quests.main_quest
+    chapter_of = {s.id: c for c, ch in enumerate(quest.chapters) for s in ch.stages}
+    requires = {s.id: set(s.requires or ()) for ch in quest.chapters for s in ch.stages}
+    for aid in game.agent_ids:
+        advanced = [
+            e.data["stage"] for r in results for e in r.events_of(aid, QUEST_STAGE_ADVANCED)
+        ]
+        assert len(advanced) == len(set(advanced))  # once each
+        assert advanced == game.agents[aid].progress["main_quest"]["completed"]
+        chapters = [chapter_of[sid] for sid in advanced]
+        assert chapters == sorted(chapters)  # chapter by chapter
+        for i, sid in enumerate(advanced):
+            assert requires[sid] <= set(advanced[:i])  # after every stage it requires
+        if game.agents[aid].progress["main_quest"]["complete"]:
+            assert len(advanced) == METROPOLIS_STAGES
+            assert advanced[-1] == "ch3_root"
+
+
+def test_metropolis_a_foe_killed_by_one_agent_counts_for_the_other(
+    metropolis_walk: Walk,
+) -> None:
+    """The bailiff, the advocate and Vosk stand in the world from the start; a kill by anyone
+    completes the kill stage for everyone (`npc_dead`)."""
+    game, results = metropolis_walk.game, metropolis_walk.results
+    values = game.world.auxiliary["main_quest"]["vars"]
+    stage_of = {values["ch2_bailiff_npc"]: "ch2_defeat_bailiff"}
+    stage_of[values["ch2_advocate_npc"]] = "ch2_defeat_advocate"
+    for npc, stage in stage_of.items():
+        (kill,) = [
+            (r.tick, e.agent_id) for r in results for e in r.events
+            if e.type == "npc_killed" and e.data["npc_id"] == npc
+        ]  # fmt: skip
+        for aid in game.agent_ids:
+            (tick,) = [
+                r.tick for r in results for e in r.events_of(aid, QUEST_STAGE_ADVANCED)
+                if e.data["stage"] == stage
+            ]  # fmt: skip
+            assert tick == kill[0]  # the same tick, whoever struck the blow
