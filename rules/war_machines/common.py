@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import GameView
+from agentodyssey_pz.rules.context import GameView, WorldTable
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import MapOf, Record
 from agentodyssey_pz.world.agents import (
@@ -120,18 +120,40 @@ def pay(world: World, agent: AgentState, amount: int, res: RuleResult) -> None:
 
 
 # ----------------------------------------------------------------------------- ground stacks
-def vulnerable(world: World, oid: str) -> ObjectDef | None:
-    """The definition of a ground id that decay, reclamation and cannibalising may take: a
+class Vulnerable(WorldTable):
+    """Per ground id, its definition if decay, reclamation and cannibalising may take it: a
     defined, non-instance id whose definition is no station, currency or container and whose
-    usage is not writable or unlock. Quest objects are not protected (as published)."""
-    if world.is_instance(oid):
-        return None
-    obj = world.find_def(oid)
-    if obj is None or obj.category in (STATION, CURRENCY, CONTAINER):
-        return None
-    if obj.usage in (WRITABLE, UNLOCK):
-        return None
-    return obj
+    usage is not writable or unlock; else None. Quest objects are not protected (as published)."""
+
+    def work_out(self, oid: str) -> ObjectDef | None:
+        world = self.world
+        if world.is_instance(oid):
+            return None
+        obj = world.find_def(oid)
+        if obj is None or obj.category in (STATION, CURRENCY, CONTAINER):
+            return None
+        if obj.usage in (WRITABLE, UNLOCK):
+            return None
+        return obj
+
+
+class VulnerableButQuest(Vulnerable):
+    """`Vulnerable`, and not a quest object: a definition flagged `quest` or listed as
+    undistributable (where the imported main quest puts its objects)."""
+
+    def work_out(self, oid: str) -> ObjectDef | None:
+        obj = super().work_out(oid)
+        if obj is None or obj.quest:
+            return None
+        if obj.id in self.world.definition.initializations.undistributable_objects:
+            return None
+        return obj
+
+
+def vulnerable_table(world: World, protect_quest: bool) -> Any:
+    """The id -> definition-or-None table of what lies vulnerable on a ground (setting
+    `protect_quest_objects` of the three rules that take from floors picks the second)."""
+    return (VulnerableButQuest if protect_quest else Vulnerable).of(world)
 
 
 TUTORIAL_KEY = "tutorial_room"  # world.auxiliary of the base pack's tutorial rule
@@ -166,6 +188,15 @@ def new_npc(game: GameView, proto: NpcDef, level: int, area_id: str) -> Npc:
     npc = create_npc(world, proto, index, level, game.rng, options)
     world.add_npc(npc, area_id)
     return npc
+
+
+def game_step_rule(game: GameView, name: str) -> Any:
+    """The game's step rule of that name (the engine's game lists its rules in `step_rules`), or
+    None: for a rule that must hand one agent to another now (a death in the middle of a tick)."""
+    for rule in getattr(game, "step_rules", ()):
+        if rule.name == name:
+            return rule
+    return None
 
 
 def enemy_engagements(world: World, agent: AgentState) -> list[Npc]:

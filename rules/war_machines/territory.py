@@ -32,7 +32,9 @@ origin (none: straight home); it stops being tracked once home (or gone). State
 extra unit costs 2 HP: a line, `devil_forged_corruption {devil_forged_count, excess, damage,
 remaining_hp, area_id}`; at 0 HP or below HP is set to 0 and `agent_defeated_by_corruption
 {devil_forged_count, area_id}` follows. It runs after death handling (as published): an agent
-drained to 0 stays at 0 HP until the next tick's death rule.
+drained to 0 stays at 0 HP until the next tick's death rule (it may act in between). With setting
+`dies_at_once` the game's death rule handles such an agent at once (docs/rule-packs.md "The
+war_machines pack").
 """
 
 from __future__ import annotations
@@ -49,12 +51,13 @@ from agentodyssey_pz.world.world import World
 
 from .common import (
     GUIDE_DEFINITIONS,
+    game_step_rule,
     is_guide,
     new_npc,
     tell_area,
     tutorial_area,
     tutorial_place,
-    vulnerable,
+    vulnerable_table,
 )
 
 MERCHANT = "merchant"
@@ -88,7 +91,13 @@ class TerritoryReclamation(BaseStepRule):
             "records": MapOf(Record({"ticks": int, "last_tick_step": int, "spawned_enemies": int})),
         }
     )
-    settings = {"dormant_after": 8, "every": 3, "decay_share": 0.15, "most_spawns": 3}
+    settings = {
+        "dormant_after": 8,
+        "every": 3,
+        "decay_share": 0.15,
+        "most_spawns": 3,
+        "protect_quest_objects": False,
+    }
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
@@ -97,25 +106,28 @@ class TerritoryReclamation(BaseStepRule):
             state = world.auxiliary[self.state_key] = {"last_visited": {}, "records": {}}
         visited, records = state["last_visited"], state["records"]
         step = game.tick_index
-        occupied = set(game.occupied_areas())
+        occupied = game.occupied_areas()
         tutorial = tutorial_place(world)
-        for area_id in world.areas:
-            if area_id in occupied or area_id not in visited:
+        for area_id in world.areas:  # new areas in definition order, before the occupied ones
+            if area_id not in visited:
                 visited[area_id] = step
+        for area_id in occupied:
+            visited[area_id] = step
+            records.pop(area_id, None)  # (none is ever made for the spawn area or a tutorial room)
+        dormant_since = step - s["dormant_after"]  # visited at or before: dormant
+        spawn = world.spawn_area
         for area_id, area in world.areas.items():
-            if area_id == world.spawn_area or (tutorial is not None and area.place_id == tutorial):
+            last = visited[area_id]
+            if last > dormant_since or area_id == spawn or area_id in occupied:
                 continue
-            if area_id in occupied:
-                records.pop(area_id, None)
+            if tutorial is not None and area.place_id == tutorial:
                 continue
-            dormancy = step - visited[area_id]
-            if dormancy < s["dormant_after"]:
-                continue
+            dormancy = step - last
             rec = records.get(area_id)
             if rec is None:
                 rec = records[area_id] = {
                     "ticks": 0,
-                    "last_tick_step": visited[area_id] + s["dormant_after"],
+                    "last_tick_step": last + s["dormant_after"],
                     "spawned_enemies": 0,
                 }
             if step - rec["last_tick_step"] < s["every"]:
@@ -129,9 +141,10 @@ class TerritoryReclamation(BaseStepRule):
     ) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
         ground = world.areas[area_id].objects
+        table = vulnerable_table(world, s["protect_quest_objects"])
         decayed: dict[str, int] = {}
         for oid, count in list(ground.items()):
-            if count <= 0 or vulnerable(world, oid) is None:
+            if count <= 0 or table[oid] is None:
                 continue
             lost = min(count, max(1, int(count * s["decay_share"])))
             remove_count(ground, oid, lost)
@@ -310,7 +323,12 @@ class DevilForgedCorruption(BaseStepRule):
     name = "devil_forged_corruption_step"
     priority = 12
     description = "Carrying more than 3 devil-forged items drains 2 HP per extra item each tick."
-    settings = {"definitions": DEVIL_FORGED, "safe": 3, "damage_per_unit": 2}
+    settings = {
+        "definitions": DEVIL_FORGED,
+        "safe": 3,
+        "damage_per_unit": 2,
+        "dies_at_once": False,
+    }
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
@@ -353,3 +371,7 @@ class DevilForgedCorruption(BaseStepRule):
                     agent.id,
                     {"devil_forged_count": count, "area_id": agent.area_id},
                 )
+                if s["dies_at_once"]:
+                    death = game_step_rule(game, "death_and_respawn_step")
+                    if death is not None:
+                        death.apply_to(ctx, res, agent)
