@@ -45,6 +45,7 @@ from agentodyssey_pz.world.world import World
 
 from .common import (
     GUIDE_DEFINITIONS,
+    friendly_ids,
     tell_area,
     tutorial_area,
     tutorial_place,
@@ -208,8 +209,11 @@ class Intimidation(BaseStepRule):
         totals: dict[str, Any] = world.auxiliary.setdefault(self.state_key, {})
         tutorial = tutorial_place(world)
         npcs, guides = world.npcs, s["guides"]
+        friendly = friendly_ids(world, guides)
         for area_id, area in world.areas.items():
-            if not area.npcs or (tutorial is not None and area.place_id == tutorial):
+            if friendly.isdisjoint(area.npcs):
+                continue  # no friendly NPC here, alive or dead: nobody to intimidate
+            if tutorial is not None and area.place_id == tutorial:
                 continue
             enemies: list[Npc] = []
             friends: list[Npc] = []

@@ -68,25 +68,57 @@ def is_guide(npc: Npc, guides: Iterable[str] = GUIDE_DEFINITIONS) -> bool:
     return npc.def_id in guides
 
 
+def friendly_ids(world: World, guides: Iterable[str]) -> frozenset[str]:
+    """Ids of the world's non-enemy NPCs that are not guides, dead or alive: who may be warned
+    about or intimidated. Worked out again only when NPCs are added (`world.derived`; an NPC's
+    kind never changes), so a rule asks `isdisjoint(area.npcs)` before reading any NPC."""
+    key = (STATE_KEY, "friends", tuple(guides))
+    npcs = world.npcs
+    found = world.derived.get(key)
+    if found is None or found[0] != len(npcs):
+        kinds = tuple(guides)
+        ids = frozenset(i for i, n in npcs.items() if not n.enemy and n.def_id not in kinds)
+        found = world.derived[key] = (len(npcs), ids)
+    return found[1]
+
+
 def friendly_npcs(world: World, area_id: str, guides: Iterable[str]) -> list[Npc]:
     """Living non-enemy NPCs of the area that are not guides, in the area's order."""
+    here = world.areas[area_id].npcs
+    friends = friendly_ids(world, guides)
+    if friends.isdisjoint(here):
+        return []
     npcs = world.npcs
     out = []
-    for npc_id in world.areas[area_id].npcs:
+    for npc_id in here:
         npc = npcs.get(npc_id)
-        if npc is not None and not npc.enemy and npc.hp > 0 and not is_guide(npc, guides):
+        if npc is not None and npc_id in friends and npc.hp > 0:
             out.append(npc)
     return out
 
 
-def living_enemies(world: World, area_id: str) -> list[Npc]:
-    npcs = world.npcs
-    out = []
-    for npc_id in world.areas[area_id].npcs:
-        npc = npcs.get(npc_id)
-        if npc is not None and npc.enemy and npc.hp > 0:
-            out.append(npc)
-    return out
+class OfDefinitions(dict):  # type: ignore[type-arg]
+    """Per object id, whether its definition is one of `definitions` (an instance counts under
+    its definition), filled on demand."""
+
+    def __init__(self, world: World, definitions: frozenset[str]) -> None:
+        super().__init__()
+        self.world, self.definitions = world, definitions
+
+    def __missing__(self, oid: str) -> bool:
+        found = self[oid] = self.world.def_of(oid).id in self.definitions
+        return found
+
+
+def of_definitions(world: World, definitions: Iterable[str]) -> OfDefinitions:
+    """The `OfDefinitions` table of this world for these definitions (kept in `world.derived`,
+    emptied when names or definitions change)."""
+    kinds = tuple(definitions)
+    key = (STATE_KEY, "of_definitions", kinds)
+    table = world.derived.get(key)
+    if table is None:
+        table = world.derived[key] = OfDefinitions(world, frozenset(kinds))
+    return table
 
 
 # --------------------------------------------------------------------------------- coins

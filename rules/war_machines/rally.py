@@ -117,11 +117,15 @@ class Rally(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        agent, world = ctx.actor, ctx.world
+        agent, world, s = ctx.actor, ctx.world, self.settings
         if has_ally(agent):
             return []
+        npcs = nameable_npcs(world, agent, ctx.shared)
+        if not npcs:
+            return []
+        coins, guides = coins_held(world, agent), s["guides"]  # refusal()'s checks, coins once
         return [
             (npc.def_id, (npc.name,))
-            for npc in nameable_npcs(world, agent, ctx.shared)
-            if refusal(world, agent, npc, npc.name, self.settings) is None
+            for npc in npcs
+            if not npc.enemy and npc.def_id not in guides and coins >= cost_of(npc, s)
         ]

@@ -46,14 +46,17 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT, location
 from agentodyssey_pz.rules.state_shape import MapOf, Record
-from agentodyssey_pz.world.agents import remove_count, units_by_definition
+from agentodyssey_pz.world.agents import remove_count
+from agentodyssey_pz.world.schema import NpcDef
 from agentodyssey_pz.world.world import World
 
 from .common import (
     GUIDE_DEFINITIONS,
+    STATE_KEY,
     game_step_rule,
     is_guide,
     new_npc,
+    of_definitions,
     tell_area,
     tutorial_area,
     tutorial_place,
@@ -152,9 +155,7 @@ class TerritoryReclamation(BaseStepRule):
             decayed[oid] = lost
         spawned = None
         if rec["spawned_enemies"] < s["most_spawns"]:
-            protos = [
-                p for p in world.npc_protos.values() if p.enemy and not p.unique and not p.quest
-            ]
+            protos = raiders(world)
             if protos:
                 proto = game.rng.choice(protos)
                 npc = new_npc(game, proto, world.areas[area_id].level, area_id)
@@ -302,6 +303,18 @@ class ForgeEchoMigration(BaseStepRule):
             origins.pop(npc_id, None)
 
 
+def raiders(world: World) -> list[NpcDef]:
+    """The enemy prototypes reclamation may bring in (non-unique, non-quest; definition order),
+    kept in `world.derived`."""
+    key = (STATE_KEY, "raiders", len(world.npc_protos))  # (world expansion adds prototypes)
+    found = world.derived.get(key)
+    if found is None:
+        found = world.derived[key] = [
+            p for p in world.npc_protos.values() if p.enemy and not p.unique and not p.quest
+        ]
+    return found
+
+
 def next_hop(world: World, start: str, goal: str) -> str | None:
     """The first area on a shortest path over open shared paths (path order breaks ties)."""
     came: dict[str, str | None] = {start: None}
@@ -332,17 +345,24 @@ class DevilForgedCorruption(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
-        forged = set(s["definitions"])
+        forged, safe, containers = None, s["safe"], world.containers
         for agent in game.agents.values():
             if agent.hp <= 0:
                 continue
             stores = [agent.hands, agent.equipped]
             if agent.inventory_id is not None:
-                stores.append(world.containers[agent.inventory_id].items)
-            stores += [world.containers[o].items for o in agent.hands if o in world.containers]
-            units = units_by_definition(world, stores)
-            count = sum(n for d, n in units.items() if d in forged)
-            excess = count - s["safe"]
+                stores.append(containers[agent.inventory_id].items)
+            stores += [containers[o].items for o in agent.hands if o in containers]
+            if sum(sum(store.values()) for store in stores) <= safe:
+                continue  # too few things carried to be over the limit
+            if forged is None:
+                forged = of_definitions(world, s["definitions"])
+            count = 0
+            for store in stores:
+                for oid, n in store.items():
+                    if forged[oid]:
+                        count += n
+            excess = count - safe
             if excess <= 0:
                 continue
             damage = s["damage_per_unit"] * excess
