@@ -2,8 +2,8 @@
 (the overload aura strikes back) and `death_and_respawn_step` (death clears rally and aura).
 
 Rule pack `war_machines`; subclasses of the base pack's classes (`bundled_pack`,
-`bundled_step_rule`) that override only their hooks (docs/rule-packs.md "Loading and
-replacing"), so everything else stays base behaviour.
+`bundled_step_rule`) that override only their hooks (docs/rule-packs.md "Inside a pack: a
+private namespace"), so everything else stays base behaviour.
 
 `attack` (hook `extra_damage`): after the base damage (stamina, a defending NPC's tenth) and the
 streak's tiring, an ally in my record with rounds left (rally.py) is checked: it still counts when
@@ -21,16 +21,16 @@ this way: HP 0, that fight dropped, the NPC off the map, the kill recorded
 as instances, where the published game puts bare ids), `npc_killed {npc_id, area_id}`; my defeat
 check for that hit is skipped, so an agent at 0 HP then still dies at priority 7 but without
 `agent_defeated_in_combat`, and the NPCs after it still act. The killed NPC's rhythm index is not
-advanced. Settings for the two published quirks (robot_kingdom.md §8.2; both off by default, as
+advanced. Settings for the two published quirks (docs/rule-packs.md; both off by default, as
 published): `aura_kill_checks_defeat` makes an aura kill that leaves me at 0 HP or below still
 run the defeat check (the line, `agent_defeated_in_combat`, every fight ends, later NPCs do not
 act); `aura_needs_armor` lets the aura strike only while I wear armour (published: it stays when
 the armour comes off).
 
 `death_and_respawn_step`: the base death, then the dead agent's ally and aura are cleared; with
-setting `clears_presence` (off: published, robot_kingdom.md §8.5) its united-presence record too,
-so standing together again after respawning gives the bonus back. It also declares the pack's
-per-agent record (common.py) for saved games.
+setting `clears_presence` (off: published) its united-presence record too, so standing together
+again after respawning gives the bonus back. It also declares the pack's per-agent record
+(common.py) for saved games.
 """
 
 from __future__ import annotations

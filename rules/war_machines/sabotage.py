@@ -17,7 +17,7 @@ among the attack positions, else among the others (a `choice` either way); with 
 `choice` among all positions. That action leaves the instance's pattern for good. My rhythm
 index against it: at or past the new length it wraps (`index % new length`); else, when the
 removed position was before it, it moves back by one. Other agents' indices against the NPC are
-not adjusted (as published, robot_kingdom.md §8.3; setting `adjusts_every_index` moves every
+not adjusted (as published, docs/rule-packs.md; setting `adjusts_every_index` moves every
 agent's index against it the same way). Event `mechanism_jammed {npc_id, obj_id, removed_action,
 remaining_pattern, area_id}`.
 

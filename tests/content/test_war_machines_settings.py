@@ -43,7 +43,7 @@ def kinds(res: Any) -> list[str]:
     return [kind for kind, _ in main_events(res)]
 
 
-# ------------------------------------------------------------------ the aura's kill (§8.2)
+# ------------------------------------------------------------------ the aura's kill
 def aura_kill_stage(game: Any) -> Any:
     me = agent(game)
     me.defense, me.progress["war_machines"] = 1, {"aura_pct": 10}  # counter max(1, 0) = 1
@@ -86,7 +86,7 @@ def test_aura_kill_checks_defeat_leaves_a_standing_agent_fighting(game) -> None:
     assert me.combats == {other.id: Engagement(1, YARD)}
 
 
-# ------------------------------------------------------------- the aura without armour (§8.2)
+# ------------------------------------------------------------- the aura without armour
 def test_the_aura_strikes_without_armour_as_published(game) -> None:
     me = agent(game)
     me.defense, me.progress["war_machines"] = 16, {"aura_pct": 25}
@@ -109,7 +109,7 @@ def test_aura_needs_armor_strikes_only_while_armour_is_worn(game) -> None:
     assert enemy.hp == 46
 
 
-# ---------------------------------------------------------------- jam and other agents (§8.3)
+# ---------------------------------------------------------------- jam and other agents
 def jam_stage(game: Any) -> tuple[Any, Any, Any]:
     me, other = agent(game), agent(game, "agent_1")
     enemy = foe(game, combat_pattern=("wait", "defend", "wait", "defend"))  # no attack
@@ -135,7 +135,7 @@ def test_adjusts_every_index_moves_every_fighters_index(game) -> None:
     assert me.combats[enemy.id].rhythm_index in (0, 2)
 
 
-# ------------------------------------------------------------- the drain after death (§8.4)
+# ------------------------------------------------------------- the drain after death
 def drained(game: Any) -> Any:
     me = agent(game)
     move_to(game, "agent_0", BARRACKS)
@@ -162,7 +162,7 @@ def test_dies_at_once_hands_the_agent_to_the_death_rule(game) -> None:
     assert "aura_pct" not in me.progress["war_machines"]  # the pack's death
 
 
-# ------------------------------------------------------- the presence record at death (§8.5)
+# ------------------------------------------------------- the presence record at death
 def presence_after_death(game: Any) -> Any:
     me = agent(game)
     step(game, "united_presence_step")
@@ -185,7 +185,7 @@ def test_clears_presence_gives_the_bonus_back_after_death(game) -> None:
     assert me.defense == 2 and me.progress["war_machines"]["presence_bonus"] == 2
 
 
-# ------------------------------------------------------------ quest objects on floors (§8.6)
+# ------------------------------------------------------------ quest objects on floors
 QUEST_OBJECT = "obj_quest_war_banner"  # the main quest's banner: undistributable, not `quest`
 
 
@@ -262,7 +262,7 @@ def test_the_ally_bonus_is_added_to_a_defended_and_tired_blow(game) -> None:
     assert me.progress["war_machines"]["ally"]["rounds_left"] == 2
 
 
-# ------------------------------------------------------------------- trade listings (§2.8)
+# ------------------------------------------------------------------- trade listings
 def test_trade_listings_with_instances_in_hand(game) -> None:
     """The published game lists instance ids in hand under their definition's name (`get_def_id`)
     for `sell`, where selling then refuses them; here the listings name only what takes effect:
