@@ -26,7 +26,16 @@ from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
-from .common import ALLY, GUIDE_DEFINITIONS, coins_held, is_guide, pay, peek, record
+from .common import (
+    ALLY,
+    GUIDE_DEFINITIONS,
+    coins_held,
+    friendly_ids,
+    is_guide,
+    pay,
+    peek,
+    record,
+)
 
 
 def cost_of(npc: Npc, settings: Any) -> int:
@@ -118,8 +127,10 @@ class Rally(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world, s = ctx.actor, ctx.world, self.settings
-        if has_ally(agent):
-            return []
+        if has_ally(agent) or friendly_ids(world, s["guides"]).isdisjoint(
+            world.areas[agent.area_id].npcs
+        ):
+            return []  # (no friendly NPC here: nobody to rally)
         npcs = nameable_npcs(world, agent, ctx.shared)
         if not npcs:
             return []
