@@ -393,5 +393,5 @@ class DevilForgedCorruption(BaseStepRule):
                 )
                 if s["dies_at_once"]:
                     death = game_step_rule(game, "death_and_respawn_step")
-                    if death is not None:
+                    if hasattr(death, "apply_to"):  # this pack's death rule (combat.py)
                         death.apply_to(ctx, res, agent)
