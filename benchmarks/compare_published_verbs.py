@@ -1,0 +1,821 @@
+"""Side-by-side outcome checks of the published games' verbs: our rule packs against AgentOdyssey's
+own engine, the same commands in the same situations (docs/published-comparison.md).
+
+For every situation (a verb, a small edit of its game's world so the spawn holds what the verb
+needs, a short command script), both engines load the same world file, play the same commands for
+each seed, and the outcome of the last command (the probe) is sorted into a kind: success, a
+refusal reason, or a random branch. Each engine has its own patterns: ours reads the refusal key or
+the event our rule emitted, theirs the feedback text of its observation. Deterministic situations
+must give the same kind on every seed; random ones compare the rate of one kind with a binomial
+standard error and agree when the two rates are within 3 standard errors of their difference.
+
+AgentOdyssey's engine runs as a black box in a child process (this interpreter, working directory
+and first `sys.path` entry = the user's copy), through its documented interface only:
+`AgentOdysseyEnv(seed, agents, world_definition_path, run_dir, config_path,
+enable_obs_valid_actions)`, `reset()`, `step({agent: command})`. Nothing of it is imported here.
+It needs gymnasium, numpy, termcolor and psutil beside it.
+
+    python benchmarks/compare_published_verbs.py                  # every situation, default seeds
+    python benchmarks/compare_published_verbs.py --verbs jam,scavenge --seeds 400
+    python benchmarks/compare_published_verbs.py --markdown table.md --raw
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import json
+import logging
+import math
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+# --------------------------------------------------------------------------------- situations
+
+
+@attrs.frozen
+class Kind:
+    """One kind of outcome and how each engine shows it. `ours`: `key:<refusal key>` (our
+    rule's failure key), `event:<type>` (an event about the agent this tick) or `text:<regex>`
+    (our feedback); `theirs`: a regex on AgentOdyssey's feedback text (case-insensitive)."""
+
+    name: str
+    ours: str
+    theirs: str
+
+
+@attrs.frozen
+class Situation:
+    """A verb in a situation. `objects`/`npcs` are added to the spawn of the game's world;
+    `npc_edits` change NPC prototypes (`{definition id: {field: value}}`); `script` is the
+    commands of agent_0 tick by tick, the last being the probe. Commands may name things by
+    definition: `{npc:<id>}` (the name of the first such NPC in my area), `{obj:<id>}` (the name of
+    the first such object in my hands, then on my ground), `{area:<id>}` (an area's name).
+    `rate` names the kind whose rate is compared (random situations; `expected` is the rate the
+    spec gives, shown for reference)."""
+
+    key: str
+    game: str
+    verb: str
+    label: str
+    script: tuple[str, ...]
+    kinds: tuple[Kind, ...]
+    objects: dict[str, int] = attrs.field(factory=dict)
+    npcs: dict[str, int] = attrs.field(factory=dict)
+    npc_edits: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    rate: str | None = None
+    expected: float | None = None
+    seeds: int = 3  # default number of seeds (random situations: more)
+
+
+def K(name: str, ours: str, theirs: str) -> Kind:
+    return Kind(name, ours, theirs)
+
+
+# Refusal patterns of AgentOdyssey's feedback are short fragments, enough to tell its reasons
+# apart; the kinds are ours (docs/published-comparison.md lists them).
+RK = "robot_kingdom"
+QU = "quarantine"
+ME = "metropolis"
+SA = "saltglass"
+
+SITUATIONS: tuple[Situation, ...] = (
+    # ----------------------------------------------------------------- robot_kingdom
+    Situation(
+        "salvage-ok", RK, "salvage", "kit in hand, 2 scrap iron on the ground",
+        ("pick up {obj:obj_repair_kit}", "salvage scrap_iron"),
+        (K("success", "event:material_salvaged", r"^I salvaged"),),
+        objects={"obj_repair_kit": 1, "obj_scrap_iron": 2},
+    ),
+    Situation(
+        "salvage-nokit", RK, "salvage", "no repair kit in hand",
+        ("salvage scrap_iron",),
+        (K("refused: no kit", "key:salvage.no_kit", r"repair_kit must"),),
+        objects={"obj_scrap_iron": 2},
+    ),
+    Situation(
+        "salvage-short", RK, "salvage", "kit in hand, 1 scrap iron (2 needed)",
+        ("pick up {obj:obj_repair_kit}", "salvage scrap_iron"),
+        (K("refused: too few", "key:salvage.too_few", r"Need \d+ in the current area"),),
+        objects={"obj_repair_kit": 1, "obj_scrap_iron": 1},
+    ),
+    Situation(
+        "rally-ok", RK, "rally", "110 coins in hand, the marshal here",
+        ("pick up coin", "rally {npc:npc_old_marshal}"),
+        (K("success", "event:npc_rallied", r"^(?!Cannot).*rall"),),
+        objects={"obj_coin": 100},
+        npcs={"npc_old_marshal": 1},
+    ),
+    Situation(
+        "rally-poor", RK, "rally", "no coins, the marshal here",
+        ("rally {npc:npc_old_marshal}",),
+        (K("refused: cost", "key:rally.too_poor", r"Need \d+ coins"),),
+        npcs={"npc_old_marshal": 1},
+    ),
+    Situation(
+        "rally-enemy", RK, "rally", "an automaton here",
+        ("rally {npc:npc_scrap_automaton}",),
+        (K("refused: enemy", "key:rally.enemy", r"hostile"),),
+        npcs={"npc_scrap_automaton": 1},
+    ),
+    Situation(
+        "rally-twice", RK, "rally", "rallied already, rally again",
+        ("pick up coin", "rally {npc:npc_old_marshal}", "rally {npc:npc_old_marshal}"),
+        (K("refused: has ally", "key:rally.has_ally", r"already"),),
+        objects={"obj_coin": 100},
+        npcs={"npc_old_marshal": 1},
+    ),
+    Situation(
+        "attack-rallied", RK, "attack", "rallied marshal, attack an automaton",
+        ("pick up coin", "rally {npc:npc_old_marshal}", "attack {npc:npc_scrap_automaton}"),
+        (
+            K("bonus", "text:old_marshal.*(strike|hit|bonus|fight)", r"old_marshal"),
+            K("no bonus", "event:npc_damaged", r"attack"),
+        ),
+        objects={"obj_coin": 100},
+        npcs={"npc_old_marshal": 1, "npc_scrap_automaton": 1},
+    ),
+    Situation(
+        "siphon-ok", RK, "siphon", "in combat with an automaton, a cog in hand",
+        ("attack {npc:npc_scrap_automaton}", "pick up cog", "siphon cog {npc:npc_scrap_automaton}"),
+        (K("success", "event:energy_siphoned", r"^(?!Cannot).*siphon"),),
+        objects={"obj_cog": 1},
+        npcs={"npc_scrap_automaton": 1},
+    ),
+    Situation(
+        "siphon-nocombat", RK, "siphon", "not in combat, a cog in hand",
+        ("pick up cog", "siphon cog {npc:npc_scrap_automaton}"),
+        (K("refused: no combat", "key:siphon.not_fighting", r"Cannot siphon"),),
+        objects={"obj_cog": 1},
+        npcs={"npc_scrap_automaton": 1},
+    ),
+    Situation(
+        "jam-random", RK, "jam", "in combat with an automaton (A A D A), a wood log (p = 0.625)",
+        ("attack {npc:npc_scrap_automaton}", "pick up wood_log", "jam wood_log {npc:npc_scrap_automaton}"),
+        (
+            K("removed attack", "text:attack", r"^(?!Cannot).*attack"),
+            K("removed defend", "text:defend", r"^(?!Cannot).*defend"),
+        ),
+        objects={"obj_wood_log": 1},
+        npcs={"npc_scrap_automaton": 1},
+        rate="removed attack",
+        expected=0.625,
+        seeds=400,
+    ),
+    Situation(
+        "jam-coin", RK, "jam", "in combat, coins in hand",
+        ("attack {npc:npc_scrap_automaton}", "pick up coin", "jam coin {npc:npc_scrap_automaton}"),
+        (K("refused: currency", "key:jam.currency", r"Coins are too small"),),
+        npcs={"npc_scrap_automaton": 1},
+    ),
+    Situation(
+        "overload-ok", RK, "overload", "buckler equipped, hellcoal in hand",
+        ("pick up scrap_buckler", "equip scrap_buckler", "pick up hellcoal", "overload hellcoal"),
+        (K("success", "event:armor_overloaded", r"^(?!Cannot).*overload"),),
+        objects={"obj_scrap_buckler": 1, "obj_hellcoal": 1},
+    ),
+    Situation(
+        "overload-noarmor", RK, "overload", "hellcoal in hand, no armour",
+        ("pick up hellcoal", "overload hellcoal"),
+        (K("refused: no armour", "key:overload.no_armor", r"armor"),),
+        objects={"obj_hellcoal": 1},
+    ),
+    Situation(
+        "overload-notcomponent", RK, "overload", "a cog in hand (not a component)",
+        ("pick up cog", "overload cog"),
+        (K("refused: not a component", "key:overload.not_component", r"Cannot overload"),),
+        objects={"obj_cog": 1},
+    ),
+    Situation(
+        "scavenge-random", RK, "scavenge", "spawn, no kills (p = 0.30)",
+        ("scavenge",),
+        (
+            K("found", "event:area_scavenged", r"^(?!Cannot).*(found|discover|uncover)"),
+            K("nothing", "event:scavenge_failed", r"nothing|fail|empty"),
+        ),
+        rate="found",
+        expected=0.30,
+        seeds=400,
+    ),
+    Situation(
+        "scavenge-cooldown", RK, "scavenge", "scavenged last tick",
+        ("scavenge", "scavenge"),
+        (K("refused: cooldown", "key:scavenge.cooldown", r"recently|wait|again"),),
+    ),
+    # ----------------------------------------------------------------- quarantine
+    Situation(
+        "barricade-ok", QU, "barricade", "3 wood logs in hand, barricade the ward",
+        ("pick up wood_log", "barricade {area:area_hospital_ward}"),
+        (K("success", "event:path_barricaded", r"^(?!Cannot).*barricade"),),
+        objects={"obj_wood_log": 3},
+    ),
+    Situation(
+        "barricade-nowood", QU, "barricade", "no wood",
+        ("barricade {area:area_hospital_ward}",),
+        (K("refused: wood", "key:barricade.wood", r"wood"),),
+    ),
+    Situation(
+        "concoct-ok", QU, "concoct", "green and red herb in hand",
+        ("pick up green_herb", "pick up red_herb", "concoct green_herb red_herb"),
+        (K("success", "event:herbs_concocted", r"^(?!Cannot).*(concoct|brew|mix|heal)"),),
+        objects={"obj_green_herb": 1, "obj_red_herb": 1},
+    ),
+    Situation(
+        "concoct-missing", QU, "concoct", "a green herb only, concoct green and blue",
+        ("pick up green_herb", "concoct green_herb blue_herb"),
+        (K("refused: missing herb", "key:concoct.missing", r"Cannot|not"),),
+        objects={"obj_green_herb": 1},
+    ),
+    Situation(
+        "shove-ok", QU, "shove", "in combat with a zombie, a desk here",
+        ("attack {npc:npc_zombie}", "shove desk {npc:npc_zombie}"),
+        (K("success", "event:furniture_shoved", r"^(?!Cannot).*(shove|desk)"),),
+        objects={"obj_desk": 1},
+        npcs={"npc_zombie": 1},
+    ),
+    Situation(
+        "shove-nocombat", QU, "shove", "a zombie and a desk here, no combat",
+        ("shove desk {npc:npc_zombie}",),
+        (K("refused: no combat", "key:shove.not_fighting", r"Cannot|not"),),
+        objects={"obj_desk": 1},
+        npcs={"npc_zombie": 1},
+    ),
+    Situation(
+        "eavesdrop-random", QU, "eavesdrop", "in the ward, a zombie in the lobby (p = 0.15)",
+        ("enter {area:area_hospital_ward}", "eavesdrop {area:area_hospital_lobby}"),
+        (
+            K("alert", "event:eavesdrop_alert", r"zombie.*(heard|alert|burst|charge|rush|come)"),
+            K("heard", "event:eavesdrop", r"zombie"),
+        ),
+        npcs={"npc_zombie": 1},
+        rate="alert",
+        expected=0.15,
+        seeds=400,
+    ),
+    Situation(
+        "eavesdrop-combat", QU, "eavesdrop", "in combat here",
+        ("attack {npc:npc_zombie}", "eavesdrop {area:area_hospital_ward}"),
+        (K("refused: in combat", "key:eavesdrop.in_combat", r"combat|fight"),),
+        npcs={"npc_zombie": 1},
+    ),
+    Situation(
+        "burn-ok", QU, "burn corpses", "a 1-HP zombie killed here, chemical and rag in hand",
+        ("attack {npc:npc_zombie}", "pick up chemical", "pick up rag", "burn corpses"),
+        (K("success", "event:corpses_burned", r"^(?!Cannot).*(burn|corpse)"),),
+        objects={"obj_chemical": 1, "obj_rag": 1},
+        npcs={"npc_zombie": 1},
+        npc_edits={"npc_zombie": {"hp": 1, "slope_hp": 0}},
+    ),
+    Situation(
+        "burn-nocorpse", QU, "burn corpses", "no corpse here",
+        ("burn corpses",),
+        (K("refused: no corpses", "key:burn.no_corpses", r"corpse"),),
+    ),
+    Situation(
+        "refuel-ok", QU, "refuel", "lantern and fuel in hand",
+        ("pick up lantern", "pick up lantern_fuel", "refuel lantern"),
+        (K("success", "event:light_source_refueled", r"^(?!Cannot).*(refuel|fuel)"),),
+        objects={"obj_lantern_fuel": 1},
+    ),
+    Situation(
+        "refuel-nofuel", QU, "refuel", "lantern in hand, no fuel",
+        ("pick up lantern", "refuel lantern"),
+        (K("refused: no fuel", "key:refuel.no_fuel", r"fuel"),),
+    ),
+    # ----------------------------------------------------------------- metropolis
+    Situation(
+        "invoke-unlock", ME, "invoke law", "'open the passage' written, a statute shard in hand",
+        (
+            "pick up pen", "pick up {obj:obj_paper}", 'write "open the passage" {obj:obj_paper}',
+            "drop pen", "pick up statute_shard", "invoke law {obj:obj_paper}",
+        ),
+        (K("success: unlock", "event:law_invoked", r"^(?!Cannot).*(law|unlock|invoke)"),),
+        objects={"obj_statute_shard": 1},
+    ),
+    Situation(
+        "invoke-noshard", ME, "invoke law", "'open the passage' written, no shard",
+        (
+            "pick up pen", "pick up {obj:obj_paper}", 'write "open the passage" {obj:obj_paper}',
+            "invoke law {obj:obj_paper}",
+        ),
+        (K("refused: no shard", "key:invoke.no_shard", r"statute|shard"),),
+    ),
+    Situation(
+        "invoke-nokeyword", ME, "invoke law", "'hello' written, a shard in hand",
+        (
+            "pick up pen", "pick up {obj:obj_paper}", 'write "hello" {obj:obj_paper}',
+            "drop pen", "pick up statute_shard", "invoke law {obj:obj_paper}",
+        ),
+        (K("refused: no keyword", "key:invoke.no_keyword", r"Cannot|not|no "),),
+        objects={"obj_statute_shard": 1},
+    ),
+    Situation(
+        "objection-sustained", ME, "file objection", "'no consecutive attacks' vs A A D A",
+        (
+            "pick up pen", "pick up {obj:obj_paper}",
+            'write "no consecutive attacks" {obj:obj_paper}', "drop pen",
+            "attack {npc:npc_rogue_advocate}", "file objection {npc:npc_rogue_advocate}",
+        ),
+        (K("sustained", "event:objection_sustained", r"sustain"),),
+        npcs={"npc_rogue_advocate": 1},
+    ),
+    Situation(
+        "objection-overruled", ME, "file objection", "'must defend' vs A A D A",
+        (
+            "pick up pen", "pick up {obj:obj_paper}", 'write "must defend" {obj:obj_paper}',
+            "drop pen", "attack {npc:npc_rogue_advocate}", "file objection {npc:npc_rogue_advocate}",
+        ),
+        (K("overruled", "event:objection_overruled", r"overrul"),),
+        npcs={"npc_rogue_advocate": 1},
+    ),
+    Situation(
+        "objection-nocombat", ME, "file objection", "not in combat",
+        ("file objection {npc:npc_rogue_advocate}",),
+        (K("refused: no combat", "key:objection.not_fighting", r"Cannot|not"),),
+        npcs={"npc_rogue_advocate": 1},
+    ),
+    Situation(
+        "appeal-alive", ME, "appeal verdict", "alive, coins in hand",
+        ("pick up coin", "appeal verdict"),
+        (K("refused: not dying", "key:appeal.not_dying", r"Cannot|not|no "),),
+    ),
+    Situation(
+        "appeal-ok", ME, "appeal verdict", "felled by a 500-attack advocate, coins in hand",
+        ("pick up coin", "attack {npc:npc_rogue_advocate}", "appeal verdict"),
+        (K("granted", "event:appeal_verdict_granted", r"^(?!Cannot).*(appeal|verdict|grant)"),),
+        npcs={"npc_rogue_advocate": 1},
+        npc_edits={"npc_rogue_advocate": {"attack_power": 500, "slope_attack_power": 0}},
+    ),
+    # ----------------------------------------------------------------- saltglass
+    Situation(
+        "listen-paper", SA, "listen", "paper in hand at the hall",
+        ("pick up {obj:obj_paper}", "listen saltglass"),
+        (
+            K("hint: object", "text:.", r"^(?!Cannot).*"),
+        ),
+    ),
+    Situation(
+        "listen-noglass", SA, "listen", "nothing in hand",
+        ("listen saltglass",),
+        (K("refused: no glass", "key:listen.no_glass", r"Cannot|nothing|need"),),
+    ),
+    Situation(
+        "listen-target", SA, "listen", "paper in hand, listen to the wind",
+        ("pick up {obj:obj_paper}", "listen wind"),
+        (K("refused: target", "key:listen.target", r"Cannot|only|saltglass"),),
+    ),
+    Situation(
+        "refract-ok", SA, "refract", "a lens shard in hand",
+        ("pick up lens_shard", "refract lens_shard"),
+        (K("success", "event:refracted", r"^(?!Cannot).*"),),
+        objects={"obj_lens_shard": 1},
+    ),
+    Situation(
+        "refract-paper", SA, "refract", "paper in hand (not glass)",
+        ("pick up {obj:obj_paper}", "refract {obj:obj_paper}"),
+        (K("refused: not glass", "key:refract.not_glass", r"Cannot|not"),),
+    ),
+)
+
+
+# --------------------------------------------------------------------------------- world files
+
+GAME_FEATURES: dict[str, dict[str, Any]] = {}
+
+
+def published_root() -> Path:
+    from agentodyssey_pz.world.published.locate import find_published
+
+    return Path(find_published().root)
+
+
+def game_world(root: Path, game: str) -> dict[str, Any]:
+    from agentodyssey_pz.world.published.games import game_spec
+
+    spec = game_spec(game)
+    return json.loads((root / spec.world_file).read_text(encoding="utf-8"))
+
+
+def situation_world(root: Path, situation: Situation) -> dict[str, Any]:
+    """The game's world file, edited for the situation: no quests, tutorial or expansion (their
+    NPCs and draws would differ: our quest import of these games is partial), the spawn holding
+    what the verb needs, and the features that make our loader play the game's packs (AgentOdyssey
+    ignores them)."""
+    from agentodyssey_pz.world.published.games import game_spec
+
+    spec = game_spec(situation.game)
+    world = copy.deepcopy(game_world(root, situation.game))
+    world["custom_events"] = []
+    features: dict[str, Any] = {"online_expansion": False, "rule_packs": list(spec.rule_packs)}
+    if spec.rule_settings:
+        features["rule_settings"] = copy.deepcopy(spec.rule_settings)
+    if spec.synthesis != "base":
+        features["synthesis"] = spec.synthesis
+    if spec.darkness:
+        features["darkness"] = {"light_objects": ["obj_torch"]}
+    world["features"] = features
+    spawn = world["initializations"]["spawn"]
+    for obj, count in situation.objects.items():
+        spawn["objects"][obj] = spawn["objects"].get(obj, 0) + count
+    for npc, count in situation.npcs.items():
+        spawn.setdefault("npcs", {})[npc] = spawn.get("npcs", {}).get(npc, 0) + count
+    for npc in world["entities"]["npcs"]:
+        npc.update(situation.npc_edits.get(npc["id"], {}))
+    return world
+
+
+# --------------------------------------------------------------------------------- placeholders
+
+_HOLE = re.compile(r"\{(npc|obj|area):([A-Za-z0-9_]+)\}")
+
+
+def _is_of(instance_id: str, definition: str) -> bool:
+    return instance_id == definition or re.fullmatch(re.escape(definition) + r"_\d+", instance_id) is not None
+
+
+def _fill_ours(game: Any, agent_id: str, command: str) -> str:
+    world = game.world
+    agent = game.agents[agent_id]
+
+    def name(match: re.Match[str]) -> str:
+        kind, ident = match.groups()
+        if kind == "area":
+            return world.areas[ident].name
+        if kind == "npc":
+            for npc_id in world.areas[agent.area_id].npcs:
+                if _is_of(npc_id, ident):
+                    return world.npcs[npc_id].name
+            return ident
+        for obj_id in list(agent.hands) + list(world.areas[agent.area_id].objects):
+            if _is_of(obj_id, ident):
+                return world.name_of(obj_id)
+        return ident
+
+    return _HOLE.sub(name, command)
+
+
+# --------------------------------------------------------------------------------- our engine
+
+
+def run_ours(world_file: Path, script: Sequence[str], seeds: Iterable[int]) -> list[dict[str, Any]]:
+    """Our engine on the situation's world file, one game reset per seed: per seed, the probe
+    tick's feedback, failure keys and event types of agent_0."""
+    from agentodyssey_pz.engine.config import GameConfig
+    from agentodyssey_pz.engine.game import Game
+
+    game = Game(str(world_file), 1, GameConfig(tutorial=False))
+    out = []
+    for seed in seeds:
+        game.reset(seed)
+        result, trace = None, []
+        for command in script:
+            filled = _fill_ours(game, "agent_0", command)
+            result = game.tick({"agent_0": filled})
+            trace.append(f"> {filled}\n{result.feedback('agent_0')}")
+        assert result is not None
+        out.append(
+            {
+                "trace": trace,
+                "feedback": result.feedback("agent_0"),
+                "keys": [] if result.action_ok.get("agent_0") else result.feedback_keys("agent_0"),
+                "events": [e.type for e in result.events_of("agent_0")],
+                "ok": bool(result.action_ok.get("agent_0")),
+            }
+        )
+    return out
+
+
+# --------------------------------------------------------------------------------- their engine
+
+# The child's program: reads one JSON request on stdin, plays every run, prints one JSON document.
+# AgentOdyssey prints and logs while it works; that must not mix with the answer.
+_CHILD = r"""
+import contextlib, importlib, io, json, logging, os, re, shutil, sys, tempfile
+request = json.load(sys.stdin)
+root = request["root"]
+sys.path.insert(0, root)
+os.chdir(root)
+logging.disable(logging.CRITICAL)
+out = sys.stdout
+
+def load(name):
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            return importlib.import_module(name)
+    except Exception as exc:
+        print(f"cannot import AgentOdyssey's {name}: {exc!r}", file=sys.stderr)
+        sys.exit(2)
+
+package = request["package"]
+Env, Agent = load(package + ".env").AgentOdysseyEnv, load(package + ".agent").Agent
+HOLE = re.compile(r"\{(npc|obj|area):([A-Za-z0-9_]+)\}")
+
+def is_of(instance_id, definition):
+    return instance_id == definition or re.fullmatch(re.escape(definition) + r"_\d+", instance_id) is not None
+
+def fill(env, agent, command):
+    world = env.world
+    here = env.curr_agents_state["area"][agent.id]
+    def name(match):
+        kind, ident = match.groups()
+        if kind == "area":
+            return world.area_instances[ident].name
+        if kind == "npc":
+            for npc_id in world.area_instances[here].npcs:
+                if is_of(npc_id, ident):
+                    return world.npc_instances[npc_id].name
+            return ident
+        for obj_id in list(agent.items_in_hands) + list(world.area_instances[here].objects):
+            if is_of(obj_id, ident):
+                for table in (world.container_instances, world.writable_instances, world.objects):
+                    if obj_id in table:
+                        return table[obj_id].name
+        return ident
+    return HOLE.sub(name, command)
+
+def feedback(text):
+    # The observation: time and place, a blank line, the feedback, then "I am holding ...".
+    body = text.split("\n\n", 1)[1] if "\n\n" in text else text
+    return body.split("\nI am holding", 1)[0].strip()
+
+results = []
+for run in request["runs"]:
+    run_dir = tempfile.mkdtemp(prefix="agentodyssey-verbs-")
+    try:
+        config = os.path.join(run_dir, "config.json")
+        shutil.copy(request["config"], config)
+        with contextlib.redirect_stdout(io.StringIO()):
+            agent = Agent("agent_0", "agent_0")
+            env = Env(seed=run["seed"], agents=[agent], world_definition_path=run["world"],
+                      run_dir=run_dir, config_path=config, enable_obs_valid_actions=False)
+            env.reset()
+            obs, trace = None, []
+            for command in run["script"]:
+                filled = fill(env, agent, command)
+                obs, reward, terminated, info = env.step({"agent_0": filled})
+                trace.append("> " + filled + "\n" + feedback(obs["agent_0"]["text"]))
+        results.append({"feedback": feedback(obs["agent_0"]["text"]), "trace": trace,
+                        "invalid": bool(info["step_invalid_action"]["agent_0"])})
+    except Exception as exc:
+        results.append({"error": repr(exc)})
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+out.write(json.dumps(results))
+"""
+
+CANNOT_IMPORT = 2
+
+
+class EngineUnavailable(Exception):
+    """AgentOdyssey's engine could not be run (the message says why)."""
+
+
+def run_theirs(
+    root: Path, game: str, runs: Sequence[dict[str, Any]], timeout: float = 1800
+) -> list[dict[str, Any]]:
+    """AgentOdyssey's engine of `game` on each run (`{world, seed, script}`), all in one child."""
+    from agentodyssey_pz.world.published.games import game_spec
+
+    spec = game_spec(game)
+    package = "games.base" if spec.folder == "base" else "games." + spec.folder.replace("/", ".")
+    request = {
+        "root": str(root),
+        "package": package,
+        "config": str(root / "assets" / "env_configs" / spec.folder / "initial.json"),
+        "runs": list(runs),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=timeout,
+        check=False,
+    )
+    if done.returncode == CANNOT_IMPORT:
+        raise EngineUnavailable(
+            f"{done.stderr.strip()} (it needs gymnasium, numpy, termcolor and psutil installed "
+            f"beside it: pip install gymnasium numpy termcolor psutil)"
+        )
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.strip().splitlines()[-15:])
+        raise RuntimeError(f"AgentOdyssey's {package} failed:\n{tail}")
+    return json.loads(done.stdout)
+
+
+# --------------------------------------------------------------------------------- classifying
+
+OTHER = "other"
+
+
+def classify_ours(situation: Situation, outcome: dict[str, Any]) -> str:
+    for kind in situation.kinds:
+        how, _, what = kind.ours.partition(":")
+        if how == "key" and what in outcome["keys"]:
+            return kind.name
+        if how == "event" and what in outcome["events"]:
+            return kind.name
+        if how == "text" and re.search(what, outcome["feedback"], re.IGNORECASE):
+            return kind.name
+    return OTHER
+
+
+def classify_theirs(situation: Situation, outcome: dict[str, Any]) -> str:
+    if "error" in outcome:
+        return "crash"
+    for kind in situation.kinds:
+        if re.search(kind.theirs, outcome["feedback"], re.IGNORECASE):
+            return kind.name
+    return OTHER
+
+
+@attrs.frozen
+class Row:
+    situation: Situation
+    seeds: int
+    ours: Counter[str]
+    theirs: Counter[str]
+    same_per_seed: int  # seeds whose two kinds are equal
+    samples: tuple[str, str]  # the first seed's ticks on each engine (for --raw)
+
+    def rate(self, counts: Counter[str]) -> tuple[float, float]:
+        assert self.situation.rate is not None
+        p = counts[self.situation.rate] / self.seeds
+        return p, math.sqrt(p * (1 - p) / self.seeds)
+
+    @property
+    def agree(self) -> bool:
+        if OTHER in self.ours or OTHER in self.theirs or "crash" in self.theirs:
+            return False
+        if self.situation.rate is None:
+            return self.same_per_seed == self.seeds
+        if set(self.ours) != set(self.theirs) and self.seeds >= 100:
+            return False
+        (p, a), (q, b) = self.rate(self.ours), self.rate(self.theirs)
+        se = math.sqrt(a * a + b * b)
+        return abs(p - q) <= 3 * se if se > 0 else p == q
+
+
+def compare(
+    situations: Sequence[Situation], seeds: int | None, random_seeds: int | None, root: Path
+) -> list[Row]:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="compare-verbs-") as tmp:
+        files = {}
+        for situation in situations:
+            path = Path(tmp) / f"{situation.key}.json"
+            path.write_text(json.dumps(situation_world(root, situation)), encoding="utf-8")
+            files[situation.key] = path
+
+        def count(situation: Situation) -> int:
+            if situation.rate is not None:
+                return random_seeds or situation.seeds
+            return seeds or situation.seeds
+
+        theirs: dict[str, list[dict[str, Any]]] = {}
+        for game in dict.fromkeys(s.game for s in situations):
+            mine = [s for s in situations if s.game == game]
+            runs = [
+                {"world": str(files[s.key]), "seed": seed, "script": list(s.script)}
+                for s in mine
+                for seed in range(count(s))
+            ]
+            answers = iter(run_theirs(root, game, runs))
+            for s in mine:
+                theirs[s.key] = [next(answers) for _ in range(count(s))]
+        for situation in situations:
+            ours = run_ours(files[situation.key], situation.script, range(count(situation)))
+            kinds_ours = [classify_ours(situation, o) for o in ours]
+            kinds_theirs = [classify_theirs(situation, t) for t in theirs[situation.key]]
+            rows.append(
+                Row(
+                    situation,
+                    count(situation),
+                    Counter(kinds_ours),
+                    Counter(kinds_theirs),
+                    sum(a == b for a, b in zip(kinds_ours, kinds_theirs, strict=True)),
+                    (
+                        "\n".join(ours[0]["trace"]),
+                        "\n".join(theirs[situation.key][0].get("trace", []))
+                        or theirs[situation.key][0].get("error", ""),
+                    ),
+                )
+            )
+    return rows
+
+
+# --------------------------------------------------------------------------------- the table
+
+HEADER = ("game", "verb", "situation", "seeds", "ours", "theirs", "rate ours", "rate theirs", "agree")
+
+
+def _kinds(counts: Counter[str]) -> str:
+    return ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
+
+
+def _rate(row: Row, counts: Counter[str]) -> str:
+    if row.situation.rate is None:
+        return ""
+    p, se = row.rate(counts)
+    return f"{p:.3f} ± {se:.3f}"
+
+
+def table_rows(rows: Sequence[Row]) -> list[tuple[str, ...]]:
+    out = []
+    for row in rows:
+        s = row.situation
+        label = s.label + (f" (rate of {s.rate}; spec {s.expected})" if s.rate else "")
+        out.append(
+            (
+                s.game,
+                s.verb,
+                label,
+                str(row.seeds),
+                _kinds(row.ours),
+                _kinds(row.theirs),
+                _rate(row, row.ours),
+                _rate(row, row.theirs),
+                "yes" if row.agree else "NO",
+            )
+        )
+    return out
+
+
+def markdown(rows: Sequence[Row]) -> str:
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in table_rows(rows)]
+    return "\n".join(lines) + "\n"
+
+
+def plain(rows: Sequence[Row]) -> str:
+    cells = [HEADER, *table_rows(rows)]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
+    return "\n".join("  ".join(c[i].ljust(widths[i]) for i in range(len(HEADER))) for c in cells)
+
+
+def select(verbs: str | None, keys: str | None) -> list[Situation]:
+    chosen = list(SITUATIONS)
+    if verbs:
+        wanted = {v.strip() for v in verbs.split(",")}
+        chosen = [s for s in chosen if s.verb in wanted]
+    if keys:
+        wanted = {k.strip() for k in keys.split(",")}
+        chosen = [s for s in chosen if s.key in wanted]
+    return chosen
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--verbs", help="comma-separated verbs (default: all)")
+    parser.add_argument("--situations", help="comma-separated situation keys")
+    parser.add_argument("--seeds", type=int, help="seeds per deterministic situation")
+    parser.add_argument("--random-seeds", type=int, help="seeds per random situation")
+    parser.add_argument("--markdown", help="also write the table as Markdown to this file")
+    parser.add_argument("--raw", action="store_true", help="print one probe feedback per engine")
+    parser.add_argument("--list", action="store_true", help="list the situations and stop")
+    args = parser.parse_args(argv)
+    situations = select(args.verbs, args.situations)
+    if args.list:
+        for s in situations:
+            print(f"{s.key:24} {s.game:14} {s.verb:16} {s.label}")
+        return 0
+    if not situations:
+        print("no situation matches", file=sys.stderr)
+        return 2
+    logging.disable(logging.WARNING)
+    try:
+        root = published_root()
+    except Exception as exc:  # PublishedGameError: no copy
+        print(f"AgentOdyssey's published copy is needed: {exc}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        rows = compare(situations, args.seeds, args.random_seeds, root)
+    except EngineUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(plain(rows))
+    if args.raw:
+        for row in rows:
+            ours, theirs = row.samples
+            print(f"\n== {row.situation.key}\n-- ours:\n{ours}\n-- theirs:\n{theirs}")
+    print(f"\n{len(rows)} situations in {time.perf_counter() - started:.1f} s")
+    if args.markdown:
+        Path(args.markdown).write_text(markdown(rows), encoding="utf-8")
+    return 0 if all(row.agree for row in rows) else 1
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())
