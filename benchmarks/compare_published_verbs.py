@@ -93,51 +93,61 @@ SITUATIONS: tuple[Situation, ...] = (
     # ----------------------------------------------------------------- robot_kingdom
     Situation(
         "salvage-ok", RK, "salvage", "kit in hand, 2 scrap iron on the ground",
-        ("pick up {obj:obj_repair_kit}", "salvage scrap_iron"),
+        ("pick up @obj_repair_kit", "salvage @obj_scrap_iron"),
         (K("success", "event:material_salvaged", r"^I salvaged"),),
         objects={"obj_repair_kit": 1, "obj_scrap_iron": 2},
     ),
     Situation(
         "salvage-nokit", RK, "salvage", "no repair kit in hand",
-        ("salvage scrap_iron",),
-        (K("refused: no kit", "key:salvage.no_kit", r"repair_kit must"),),
+        ("salvage @obj_scrap_iron",),
+        (K("refused: no kit", "key:salvage.no_tool", r"repair_kit must"),),
         objects={"obj_scrap_iron": 2},
     ),
     Situation(
         "salvage-short", RK, "salvage", "kit in hand, 1 scrap iron (2 needed)",
-        ("pick up {obj:obj_repair_kit}", "salvage scrap_iron"),
+        ("pick up @obj_repair_kit", "salvage @obj_scrap_iron"),
         (K("refused: too few", "key:salvage.too_few", r"Need \d+ in the current area"),),
         objects={"obj_repair_kit": 1, "obj_scrap_iron": 1},
     ),
     Situation(
-        "rally-ok", RK, "rally", "110 coins in hand, the marshal here",
-        ("pick up coin", "rally {npc:npc_old_marshal}"),
+        "rally-ok", RK, "rally", "100 coins in the inventory, the marshal here",
+        ("pick up @obj_small_bag", "equip @obj_small_bag", "store 100 @obj_coin inventory", "rally @npc_old_marshal"),
         (K("success", "event:npc_rallied", r"^(?!Cannot).*rall"),),
         objects={"obj_coin": 100},
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
         "rally-poor", RK, "rally", "no coins, the marshal here",
-        ("rally {npc:npc_old_marshal}",),
+        ("rally @npc_old_marshal",),
         (K("refused: cost", "key:rally.too_poor", r"Need \d+ coins"),),
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
         "rally-enemy", RK, "rally", "an automaton here",
-        ("rally {npc:npc_scrap_automaton}",),
+        ("rally @npc_scrap_automaton",),
         (K("refused: enemy", "key:rally.enemy", r"hostile"),),
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
         "rally-twice", RK, "rally", "rallied already, rally again",
-        ("pick up coin", "rally {npc:npc_old_marshal}", "rally {npc:npc_old_marshal}"),
+        (
+            "pick up @obj_small_bag", "equip @obj_small_bag", 
+            "store 100 @obj_coin inventory",
+            "rally @npc_old_marshal",
+            "rally @npc_old_marshal",
+        ),
         (K("refused: has ally", "key:rally.has_ally", r"already"),),
         objects={"obj_coin": 100},
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
         "attack-rallied", RK, "attack", "rallied marshal, attack an automaton",
-        ("pick up coin", "rally {npc:npc_old_marshal}", "attack {npc:npc_scrap_automaton}"),
+        (
+            "pick up @obj_small_bag", "equip @obj_small_bag", 
+            "store 100 @obj_coin inventory",
+            "rally @npc_old_marshal",
+            "attack @npc_scrap_automaton",
+        ),
         (
             K("bonus", "text:old_marshal.*(strike|hit|bonus|fight)", r"old_marshal"),
             K("no bonus", "event:npc_damaged", r"attack"),
@@ -147,24 +157,28 @@ SITUATIONS: tuple[Situation, ...] = (
     ),
     Situation(
         "siphon-ok", RK, "siphon", "in combat with an automaton, a cog in hand",
-        ("attack {npc:npc_scrap_automaton}", "pick up cog", "siphon cog {npc:npc_scrap_automaton}"),
-        (K("success", "event:energy_siphoned", r"^(?!Cannot).*siphon"),),
+        ("pick up @obj_cog", "attack @npc_scrap_automaton", "siphon @obj_cog @npc_scrap_automaton"),
+        (K("success", "event:energy_siphoned", r"^I channeled"),),
         objects={"obj_cog": 1},
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
         "siphon-nocombat", RK, "siphon", "not in combat, a cog in hand",
-        ("pick up cog", "siphon cog {npc:npc_scrap_automaton}"),
+        ("pick up @obj_cog", "siphon @obj_cog @npc_scrap_automaton"),
         (K("refused: no combat", "key:siphon.not_fighting", r"Cannot siphon"),),
         objects={"obj_cog": 1},
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
-        "jam-random", RK, "jam", "in combat with an automaton (A A D A), a wood log (p = 0.625)",
-        ("attack {npc:npc_scrap_automaton}", "pick up wood_log", "jam wood_log {npc:npc_scrap_automaton}"),
+        "jam-random", RK, "jam", "in combat with an automaton (A A D A), a wood log",
         (
-            K("removed attack", "text:attack", r"^(?!Cannot).*attack"),
-            K("removed defend", "text:defend", r"^(?!Cannot).*defend"),
+            "pick up @obj_wood_log",
+            "attack @npc_scrap_automaton",
+            "jam @obj_wood_log @npc_scrap_automaton",
+        ),
+        (
+            K("removed attack", "text:no longer attack", r"disabled the machine's 'attack'"),
+            K("removed defend", "text:no longer defend", r"disabled the machine's 'defend'"),
         ),
         objects={"obj_wood_log": 1},
         npcs={"npc_scrap_automaton": 1},
@@ -174,34 +188,34 @@ SITUATIONS: tuple[Situation, ...] = (
     ),
     Situation(
         "jam-coin", RK, "jam", "in combat, coins in hand",
-        ("attack {npc:npc_scrap_automaton}", "pick up coin", "jam coin {npc:npc_scrap_automaton}"),
+        ("pick up @obj_coin", "attack @npc_scrap_automaton", "jam @obj_coin @npc_scrap_automaton"),
         (K("refused: currency", "key:jam.currency", r"Coins are too small"),),
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
         "overload-ok", RK, "overload", "buckler equipped, hellcoal in hand",
-        ("pick up scrap_buckler", "equip scrap_buckler", "pick up hellcoal", "overload hellcoal"),
+        ("pick up @obj_scrap_buckler", "equip @obj_scrap_buckler", "pick up @obj_hellcoal", "overload @obj_hellcoal"),
         (K("success", "event:armor_overloaded", r"^(?!Cannot).*overload"),),
         objects={"obj_scrap_buckler": 1, "obj_hellcoal": 1},
     ),
     Situation(
         "overload-noarmor", RK, "overload", "hellcoal in hand, no armour",
-        ("pick up hellcoal", "overload hellcoal"),
+        ("pick up @obj_hellcoal", "overload @obj_hellcoal"),
         (K("refused: no armour", "key:overload.no_armor", r"armor"),),
         objects={"obj_hellcoal": 1},
     ),
     Situation(
         "overload-notcomponent", RK, "overload", "a cog in hand (not a component)",
-        ("pick up cog", "overload cog"),
+        ("pick up @obj_cog", "overload @obj_cog"),
         (K("refused: not a component", "key:overload.not_component", r"Cannot overload"),),
         objects={"obj_cog": 1},
     ),
     Situation(
-        "scavenge-random", RK, "scavenge", "spawn, no kills (p = 0.30)",
+        "scavenge-random", RK, "scavenge", "at the spawn, no kills",
         ("scavenge",),
         (
+            K("nothing", "event:scavenge_failed", r"found nothing"),
             K("found", "event:area_scavenged", r"^(?!Cannot).*(found|discover|uncover)"),
-            K("nothing", "event:scavenge_failed", r"nothing|fail|empty"),
         ),
         rate="found",
         expected=0.30,
@@ -214,45 +228,49 @@ SITUATIONS: tuple[Situation, ...] = (
     ),
     # ----------------------------------------------------------------- quarantine
     Situation(
-        "barricade-ok", QU, "barricade", "3 wood logs in hand, barricade the ward",
-        ("pick up wood_log", "barricade {area:area_hospital_ward}"),
+        "barricade-ok", QU, "barricade", "3 wood logs in the inventory, barricade the ward",
+        (
+            "pick up @obj_small_bag", "equip @obj_small_bag", 
+            "store 3 @obj_wood_log inventory",
+            "barricade @area_hospital_ward",
+        ),
         (K("success", "event:path_barricaded", r"^(?!Cannot).*barricade"),),
         objects={"obj_wood_log": 3},
     ),
     Situation(
         "barricade-nowood", QU, "barricade", "no wood",
-        ("barricade {area:area_hospital_ward}",),
-        (K("refused: wood", "key:barricade.wood", r"wood"),),
+        ("barricade @area_hospital_ward",),
+        (K("refused: wood", "key:barricade.no_wood", r"wood"),),
     ),
     Situation(
         "concoct-ok", QU, "concoct", "green and red herb in hand",
-        ("pick up green_herb", "pick up red_herb", "concoct green_herb red_herb"),
+        ("pick up @obj_green_herb", "pick up @obj_red_herb", "concoct @obj_green_herb @obj_red_herb"),
         (K("success", "event:herbs_concocted", r"^(?!Cannot).*(concoct|brew|mix|heal)"),),
         objects={"obj_green_herb": 1, "obj_red_herb": 1},
     ),
     Situation(
         "concoct-missing", QU, "concoct", "a green herb only, concoct green and blue",
-        ("pick up green_herb", "concoct green_herb blue_herb"),
+        ("pick up @obj_green_herb", "concoct @obj_green_herb @obj_blue_herb"),
         (K("refused: missing herb", "key:concoct.missing", r"Cannot|not"),),
         objects={"obj_green_herb": 1},
     ),
     Situation(
         "shove-ok", QU, "shove", "in combat with a zombie, a desk here",
-        ("attack {npc:npc_zombie}", "shove desk {npc:npc_zombie}"),
+        ("attack @npc_zombie", "shove @obj_desk @npc_zombie"),
         (K("success", "event:furniture_shoved", r"^(?!Cannot).*(shove|desk)"),),
         objects={"obj_desk": 1},
         npcs={"npc_zombie": 1},
     ),
     Situation(
         "shove-nocombat", QU, "shove", "a zombie and a desk here, no combat",
-        ("shove desk {npc:npc_zombie}",),
+        ("shove @obj_desk @npc_zombie",),
         (K("refused: no combat", "key:shove.not_fighting", r"Cannot|not"),),
         objects={"obj_desk": 1},
         npcs={"npc_zombie": 1},
     ),
     Situation(
-        "eavesdrop-random", QU, "eavesdrop", "in the ward, a zombie in the lobby (p = 0.15)",
-        ("enter {area:area_hospital_ward}", "eavesdrop {area:area_hospital_lobby}"),
+        "eavesdrop-random", QU, "eavesdrop", "in the ward, a zombie in the lobby",
+        ("enter @area_hospital_ward", "eavesdrop @area_hospital_lobby"),
         (
             K("alert", "event:eavesdrop_alert", r"zombie.*(heard|alert|burst|charge|rush|come)"),
             K("heard", "event:eavesdrop", r"zombie"),
@@ -264,40 +282,40 @@ SITUATIONS: tuple[Situation, ...] = (
     ),
     Situation(
         "eavesdrop-combat", QU, "eavesdrop", "in combat here",
-        ("attack {npc:npc_zombie}", "eavesdrop {area:area_hospital_ward}"),
+        ("attack @npc_zombie", "eavesdrop @area_hospital_ward"),
         (K("refused: in combat", "key:eavesdrop.in_combat", r"combat|fight"),),
         npcs={"npc_zombie": 1},
     ),
     Situation(
         "burn-ok", QU, "burn corpses", "a 1-HP zombie killed here, chemical and rag in hand",
-        ("attack {npc:npc_zombie}", "pick up chemical", "pick up rag", "burn corpses"),
+        ("attack @npc_zombie", "pick up @obj_chemical", "pick up @obj_rag", "burn corpses"),
         (K("success", "event:corpses_burned", r"^(?!Cannot).*(burn|corpse)"),),
         objects={"obj_chemical": 1, "obj_rag": 1},
         npcs={"npc_zombie": 1},
-        npc_edits={"npc_zombie": {"hp": 1, "slope_hp": 0}},
+        npc_edits={"npc_zombie": {"base_hp": 1, "slope_hp": 0}},
     ),
     Situation(
         "burn-nocorpse", QU, "burn corpses", "no corpse here",
         ("burn corpses",),
-        (K("refused: no corpses", "key:burn.no_corpses", r"corpse"),),
+        (K("refused: no corpses", "key:burn_corpses.none", r"corpse"),),
     ),
     Situation(
         "refuel-ok", QU, "refuel", "lantern and fuel in hand",
-        ("pick up lantern", "pick up lantern_fuel", "refuel lantern"),
+        ("pick up @obj_lantern", "pick up @obj_lantern_fuel", "refuel @obj_lantern"),
         (K("success", "event:light_source_refueled", r"^(?!Cannot).*(refuel|fuel)"),),
         objects={"obj_lantern_fuel": 1},
     ),
     Situation(
         "refuel-nofuel", QU, "refuel", "lantern in hand, no fuel",
-        ("pick up lantern", "refuel lantern"),
+        ("pick up @obj_lantern", "refuel @obj_lantern"),
         (K("refused: no fuel", "key:refuel.no_fuel", r"fuel"),),
     ),
     # ----------------------------------------------------------------- metropolis
     Situation(
         "invoke-unlock", ME, "invoke law", "'open the passage' written, a statute shard in hand",
         (
-            "pick up pen", "pick up {obj:obj_paper}", 'write "open the passage" {obj:obj_paper}',
-            "drop pen", "pick up statute_shard", "invoke law {obj:obj_paper}",
+            "pick up @obj_pen", "pick up @obj_paper", 'write "open the passage" @obj_paper',
+            "drop @obj_pen", "pick up @obj_statute_shard", "invoke law @obj_paper",
         ),
         (K("success: unlock", "event:law_invoked", r"^(?!Cannot).*(law|unlock|invoke)"),),
         objects={"obj_statute_shard": 1},
@@ -305,26 +323,26 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "invoke-noshard", ME, "invoke law", "'open the passage' written, no shard",
         (
-            "pick up pen", "pick up {obj:obj_paper}", 'write "open the passage" {obj:obj_paper}',
-            "invoke law {obj:obj_paper}",
+            "pick up @obj_pen", "pick up @obj_paper", 'write "open the passage" @obj_paper',
+            "invoke law @obj_paper",
         ),
-        (K("refused: no shard", "key:invoke.no_shard", r"statute|shard"),),
+        (K("refused: no shard", "key:invoke_law.no_shard", r"statute|shard"),),
     ),
     Situation(
         "invoke-nokeyword", ME, "invoke law", "'hello' written, a shard in hand",
         (
-            "pick up pen", "pick up {obj:obj_paper}", 'write "hello" {obj:obj_paper}',
-            "drop pen", "pick up statute_shard", "invoke law {obj:obj_paper}",
+            "pick up @obj_pen", "pick up @obj_paper", 'write "hello" @obj_paper',
+            "drop @obj_pen", "pick up @obj_statute_shard", "invoke law @obj_paper",
         ),
-        (K("refused: no keyword", "key:invoke.no_keyword", r"Cannot|not|no "),),
+        (K("refused: no keyword", "key:invoke_law.no_keyword", r"Cannot|not|no "),),
         objects={"obj_statute_shard": 1},
     ),
     Situation(
         "objection-sustained", ME, "file objection", "'no consecutive attacks' vs A A D A",
         (
-            "pick up pen", "pick up {obj:obj_paper}",
-            'write "no consecutive attacks" {obj:obj_paper}', "drop pen",
-            "attack {npc:npc_rogue_advocate}", "file objection {npc:npc_rogue_advocate}",
+            "pick up @obj_pen", "pick up @obj_paper",
+            'write "no consecutive attacks" @obj_paper', "drop @obj_pen",
+            "attack @npc_rogue_advocate", "file objection @npc_rogue_advocate",
         ),
         (K("sustained", "event:objection_sustained", r"sustain"),),
         npcs={"npc_rogue_advocate": 1},
@@ -332,34 +350,34 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "objection-overruled", ME, "file objection", "'must defend' vs A A D A",
         (
-            "pick up pen", "pick up {obj:obj_paper}", 'write "must defend" {obj:obj_paper}',
-            "drop pen", "attack {npc:npc_rogue_advocate}", "file objection {npc:npc_rogue_advocate}",
+            "pick up @obj_pen", "pick up @obj_paper", 'write "must defend" @obj_paper',
+            "drop @obj_pen", "attack @npc_rogue_advocate", "file objection @npc_rogue_advocate",
         ),
         (K("overruled", "event:objection_overruled", r"overrul"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
         "objection-nocombat", ME, "file objection", "not in combat",
-        ("file objection {npc:npc_rogue_advocate}",),
-        (K("refused: no combat", "key:objection.not_fighting", r"Cannot|not"),),
+        ("file objection @npc_rogue_advocate",),
+        (K("refused: no combat", "key:file_objection.not_fighting", r"Cannot|not"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
         "appeal-alive", ME, "appeal verdict", "alive, coins in hand",
-        ("pick up coin", "appeal verdict"),
-        (K("refused: not dying", "key:appeal.not_dying", r"Cannot|not|no "),),
+        ("pick up @obj_coin", "appeal verdict"),
+        (K("refused: not dying", "key:appeal_verdict.alive", r"Cannot|not|no "),),
     ),
     Situation(
         "appeal-ok", ME, "appeal verdict", "felled by a 500-attack advocate, coins in hand",
-        ("pick up coin", "attack {npc:npc_rogue_advocate}", "appeal verdict"),
+        ("pick up @obj_coin", "attack @npc_rogue_advocate", "appeal verdict"),
         (K("granted", "event:appeal_verdict_granted", r"^(?!Cannot).*(appeal|verdict|grant)"),),
         npcs={"npc_rogue_advocate": 1},
-        npc_edits={"npc_rogue_advocate": {"attack_power": 500, "slope_attack_power": 0}},
+        npc_edits={"npc_rogue_advocate": {"base_attack_power": 500, "slope_attack_power": 0}},
     ),
     # ----------------------------------------------------------------- saltglass
     Situation(
         "listen-paper", SA, "listen", "paper in hand at the hall",
-        ("pick up {obj:obj_paper}", "listen saltglass"),
+        ("pick up @obj_paper", "listen saltglass"),
         (
             K("hint: object", "text:.", r"^(?!Cannot).*"),
         ),
@@ -371,18 +389,18 @@ SITUATIONS: tuple[Situation, ...] = (
     ),
     Situation(
         "listen-target", SA, "listen", "paper in hand, listen to the wind",
-        ("pick up {obj:obj_paper}", "listen wind"),
+        ("pick up @obj_paper", "listen wind"),
         (K("refused: target", "key:listen.target", r"Cannot|only|saltglass"),),
     ),
     Situation(
         "refract-ok", SA, "refract", "a lens shard in hand",
-        ("pick up lens_shard", "refract lens_shard"),
+        ("pick up @obj_lens_shard", "refract @obj_lens_shard"),
         (K("success", "event:refracted", r"^(?!Cannot).*"),),
         objects={"obj_lens_shard": 1},
     ),
     Situation(
         "refract-paper", SA, "refract", "paper in hand (not glass)",
-        ("pick up {obj:obj_paper}", "refract {obj:obj_paper}"),
+        ("pick up @obj_paper", "refract @obj_paper"),
         (K("refused: not glass", "key:refract.not_glass", r"Cannot|not"),),
     ),
 )
@@ -436,7 +454,7 @@ def situation_world(root: Path, situation: Situation) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------------- placeholders
 
-_HOLE = re.compile(r"\{(npc|obj|area):([A-Za-z0-9_]+)\}")
+_HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+)")
 
 
 def _is_of(instance_id: str, definition: str) -> bool:
@@ -448,7 +466,7 @@ def _fill_ours(game: Any, agent_id: str, command: str) -> str:
     agent = game.agents[agent_id]
 
     def name(match: re.Match[str]) -> str:
-        kind, ident = match.groups()
+        ident, kind = match.groups()
         if kind == "area":
             return world.areas[ident].name
         if kind == "npc":
@@ -459,7 +477,7 @@ def _fill_ours(game: Any, agent_id: str, command: str) -> str:
         for obj_id in list(agent.hands) + list(world.areas[agent.area_id].objects):
             if _is_of(obj_id, ident):
                 return world.name_of(obj_id)
-        return ident
+        return world.name_of(ident)  # nothing of it here: the definition's name
 
     return _HOLE.sub(name, command)
 
@@ -482,6 +500,7 @@ def run_ours(world_file: Path, script: Sequence[str], seeds: Iterable[int]) -> l
             filled = _fill_ours(game, "agent_0", command)
             result = game.tick({"agent_0": filled})
             trace.append(f"> {filled}\n{result.feedback('agent_0')}")
+        trace.append(f"[keys {result.feedback_keys('agent_0')}; events {[e.type for e in result.events_of('agent_0')]}]")
         assert result is not None
         out.append(
             {
@@ -518,7 +537,7 @@ def load(name):
 
 package = request["package"]
 Env, Agent = load(package + ".env").AgentOdysseyEnv, load(package + ".agent").Agent
-HOLE = re.compile(r"\{(npc|obj|area):([A-Za-z0-9_]+)\}")
+HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+)")
 
 def is_of(instance_id, definition):
     return instance_id == definition or re.fullmatch(re.escape(definition) + r"_\d+", instance_id) is not None
@@ -527,7 +546,7 @@ def fill(env, agent, command):
     world = env.world
     here = env.curr_agents_state["area"][agent.id]
     def name(match):
-        kind, ident = match.groups()
+        ident, kind = match.groups()
         if kind == "area":
             return world.area_instances[ident].name
         if kind == "npc":
@@ -540,7 +559,7 @@ def fill(env, agent, command):
                 for table in (world.container_instances, world.writable_instances, world.objects):
                     if obj_id in table:
                         return table[obj_id].name
-        return ident
+        return world.objects[ident].name if ident in world.objects else ident
     return HOLE.sub(name, command)
 
 def feedback(text):
