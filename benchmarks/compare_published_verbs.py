@@ -84,6 +84,8 @@ def K(name: str, ours: str, theirs: str) -> Kind:
 
 # Refusal patterns of AgentOdyssey's feedback are short fragments, enough to tell its reasons
 # apart; the kinds are ours (docs/published-comparison.md lists them).
+# eavesdrop's alert line (AgentOdyssey): the heard enemy comes through.
+ALERT = r"noise alerted .* burst through"
 RK = "robot_kingdom"
 QU = "quarantine"
 ME = "metropolis"
@@ -112,14 +114,14 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "rally-ok", RK, "rally", "100 coins in the inventory, the marshal here",
         ("pick up @obj_small_bag", "equip @obj_small_bag", "store 100 @obj_coin inventory", "rally @npc_old_marshal"),
-        (K("success", "event:npc_rallied", r"^(?!Cannot).*rall"),),
+        (K("success", "event:npc_rallied", r"^I rallied"),),
         objects={"obj_coin": 100},
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
         "rally-poor", RK, "rally", "no coins, the marshal here",
         ("rally @npc_old_marshal",),
-        (K("refused: cost", "key:rally.too_poor", r"Need \d+ coins"),),
+        (K("refused: cost", "key:rally.too_poor", r"Need \d+ coins but only have"),),
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
@@ -136,7 +138,7 @@ SITUATIONS: tuple[Situation, ...] = (
             "rally @npc_old_marshal",
             "rally @npc_old_marshal",
         ),
-        (K("refused: has ally", "key:rally.has_ally", r"already"),),
+        (K("refused: has ally", "key:rally.has_ally", r"is already fighting alongside"),),
         objects={"obj_coin": 100},
         npcs={"npc_old_marshal": 1},
     ),
@@ -149,8 +151,8 @@ SITUATIONS: tuple[Situation, ...] = (
             "attack @npc_scrap_automaton",
         ),
         (
-            K("bonus", "text:old_marshal.*(strike|hit|bonus|fight)", r"old_marshal"),
-            K("no bonus", "event:npc_damaged", r"attack"),
+            K("bonus", "key:rally.strike", r"strikes alongside me, dealing \d+ bonus damage"),
+            K("no bonus", "key:attack.hit", r"^I attacked"),
         ),
         objects={"obj_coin": 100},
         npcs={"npc_old_marshal": 1, "npc_scrap_automaton": 1},
@@ -165,7 +167,7 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "siphon-nocombat", RK, "siphon", "not in combat, a cog in hand",
         ("pick up @obj_cog", "siphon @obj_cog @npc_scrap_automaton"),
-        (K("refused: no combat", "key:siphon.not_fighting", r"Cannot siphon"),),
+        (K("refused: no combat", "key:siphon.not_fighting", r"must be in active combat"),),
         objects={"obj_cog": 1},
         npcs={"npc_scrap_automaton": 1},
     ),
@@ -195,19 +197,19 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "overload-ok", RK, "overload", "buckler equipped, hellcoal in hand",
         ("pick up @obj_scrap_buckler", "equip @obj_scrap_buckler", "pick up @obj_hellcoal", "overload @obj_hellcoal"),
-        (K("success", "event:armor_overloaded", r"^(?!Cannot).*overload"),),
+        (K("success", "event:armor_overloaded", r"^I overloaded"),),
         objects={"obj_scrap_buckler": 1, "obj_hellcoal": 1},
     ),
     Situation(
         "overload-noarmor", RK, "overload", "hellcoal in hand, no armour",
         ("pick up @obj_hellcoal", "overload @obj_hellcoal"),
-        (K("refused: no armour", "key:overload.no_armor", r"armor"),),
+        (K("refused: no armour", "key:overload.no_armor", r"No armor is currently equipped"),),
         objects={"obj_hellcoal": 1},
     ),
     Situation(
         "overload-notcomponent", RK, "overload", "a cog in hand (not a component)",
         ("pick up @obj_cog", "overload @obj_cog"),
-        (K("refused: not a component", "key:overload.not_component", r"Cannot overload"),),
+        (K("refused: not a component", "key:overload.not_component", r"Eligible devil-forged components"),),
         objects={"obj_cog": 1},
     ),
     Situation(
@@ -215,7 +217,7 @@ SITUATIONS: tuple[Situation, ...] = (
         ("scavenge",),
         (
             K("nothing", "event:scavenge_failed", r"found nothing"),
-            K("found", "event:area_scavenged", r"^(?!Cannot).*(found|discover|uncover)"),
+            K("found", "event:area_scavenged", r"^I (searched|scavenged)(?!.*found nothing)"),
         ),
         rate="found",
         expected=0.30,
@@ -224,7 +226,7 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "scavenge-cooldown", RK, "scavenge", "scavenged last tick",
         ("scavenge", "scavenge"),
-        (K("refused: cooldown", "key:scavenge.cooldown", r"recently|wait|again"),),
+        (K("refused: cooldown", "key:scavenge.cooldown", r"recently scavenged"),),
     ),
     # ----------------------------------------------------------------- quarantine
     Situation(
@@ -234,37 +236,37 @@ SITUATIONS: tuple[Situation, ...] = (
             "store 3 @obj_wood_log inventory",
             "barricade @area_hospital_ward",
         ),
-        (K("success", "event:path_barricaded", r"^(?!Cannot).*barricade"),),
+        (K("success", "event:path_barricaded", r"^I barricaded"),),
         objects={"obj_wood_log": 3},
     ),
     Situation(
         "barricade-nowood", QU, "barricade", "no wood",
         ("barricade @area_hospital_ward",),
-        (K("refused: wood", "key:barricade.no_wood", r"wood"),),
+        (K("refused: wood", "key:barricade.no_wood", r"Need 3 wood units"),),
     ),
     Situation(
         "concoct-ok", QU, "concoct", "green and red herb in hand",
         ("pick up @obj_green_herb", "pick up @obj_red_herb", "concoct @obj_green_herb @obj_red_herb"),
-        (K("success", "event:herbs_concocted", r"^(?!Cannot).*(concoct|brew|mix|heal)"),),
+        (K("success", "event:herbs_concocted", r"^I combined .* to concoct"),),
         objects={"obj_green_herb": 1, "obj_red_herb": 1},
     ),
     Situation(
         "concoct-missing", QU, "concoct", "a green herb only, concoct green and blue",
         ("pick up @obj_green_herb", "concoct @obj_green_herb @obj_blue_herb"),
-        (K("refused: missing herb", "key:concoct.missing", r"Cannot|not"),),
+        (K("refused: missing herb", "key:concoct.missing", r"not enough"),),
         objects={"obj_green_herb": 1},
     ),
     Situation(
         "shove-ok", QU, "shove", "in combat with a zombie, a desk here",
         ("attack @npc_zombie", "shove @obj_desk @npc_zombie"),
-        (K("success", "event:furniture_shoved", r"^(?!Cannot).*(shove|desk)"),),
+        (K("success", "event:furniture_shoved", r"^I shoved"),),
         objects={"obj_desk": 1},
         npcs={"npc_zombie": 1},
     ),
     Situation(
         "shove-nocombat", QU, "shove", "a zombie and a desk here, no combat",
         ("shove @obj_desk @npc_zombie",),
-        (K("refused: no combat", "key:shove.not_fighting", r"Cannot|not"),),
+        (K("refused: no combat", "key:shove.not_fighting", r"must be in active combat"),),
         objects={"obj_desk": 1},
         npcs={"npc_zombie": 1},
     ),
@@ -272,8 +274,8 @@ SITUATIONS: tuple[Situation, ...] = (
         "eavesdrop-random", QU, "eavesdrop", "in the ward, a zombie in the lobby",
         ("enter @area_hospital_ward", "eavesdrop @area_hospital_lobby"),
         (
-            K("alert", "event:eavesdrop_alert", r"zombie.*(heard|alert|burst|charge|rush|come)"),
-            K("heard", "event:eavesdrop", r"zombie"),
+            K("alert", "event:eavesdrop_alert", ALERT),
+            K("heard", "event:eavesdrop", r"^I pressed my ear"),
         ),
         npcs={"npc_zombie": 1},
         rate="alert",
@@ -283,13 +285,13 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "eavesdrop-combat", QU, "eavesdrop", "in combat here",
         ("attack @npc_zombie", "eavesdrop @area_hospital_ward"),
-        (K("refused: in combat", "key:eavesdrop.in_combat", r"combat|fight"),),
+        (K("refused: in combat", "key:eavesdrop.in_combat", r"Cannot eavesdrop while in combat"),),
         npcs={"npc_zombie": 1},
     ),
     Situation(
         "burn-ok", QU, "burn corpses", "a 1-HP zombie killed here, chemical and rag in hand",
         ("attack @npc_zombie", "pick up @obj_chemical", "pick up @obj_rag", "burn corpses"),
-        (K("success", "event:corpses_burned", r"^(?!Cannot).*(burn|corpse)"),),
+        (K("success", "event:corpses_burned", r"have been incinerated"),),
         objects={"obj_chemical": 1, "obj_rag": 1},
         npcs={"npc_zombie": 1},
         npc_edits={"npc_zombie": {"base_hp": 1, "slope_hp": 0}},
@@ -297,18 +299,18 @@ SITUATIONS: tuple[Situation, ...] = (
     Situation(
         "burn-nocorpse", QU, "burn corpses", "no corpse here",
         ("burn corpses",),
-        (K("refused: no corpses", "key:burn_corpses.none", r"corpse"),),
+        (K("refused: no corpses", "key:burn_corpses.none", r"no corpses to burn"),),
     ),
     Situation(
         "refuel-ok", QU, "refuel", "lantern and fuel in hand",
         ("pick up @obj_lantern", "pick up @obj_lantern_fuel", "refuel @obj_lantern"),
-        (K("success", "event:light_source_refueled", r"^(?!Cannot).*(refuel|fuel)"),),
+        (K("success", "event:light_source_refueled", r"^I refueled"),),
         objects={"obj_lantern_fuel": 1},
     ),
     Situation(
         "refuel-nofuel", QU, "refuel", "lantern in hand, no fuel",
         ("pick up @obj_lantern", "refuel @obj_lantern"),
-        (K("refused: no fuel", "key:refuel.no_fuel", r"fuel"),),
+        (K("refused: no fuel", "key:refuel.no_fuel", r"No lantern_fuel found"),),
     ),
     # ----------------------------------------------------------------- metropolis
     Situation(
@@ -317,7 +319,7 @@ SITUATIONS: tuple[Situation, ...] = (
             "pick up @obj_pen", "pick up @obj_paper", 'write "open the passage" @obj_paper',
             "drop @obj_pen", "pick up @obj_statute_shard", "invoke law @obj_paper",
         ),
-        (K("success: unlock", "event:law_invoked", r"^(?!Cannot).*(law|unlock|invoke)"),),
+        (K("success: unlock", "event:law_invoked", r"^I invoke the law(.|\n)*locked passages"),),
         objects={"obj_statute_shard": 1},
     ),
     Situation(
@@ -326,7 +328,7 @@ SITUATIONS: tuple[Situation, ...] = (
             "pick up @obj_pen", "pick up @obj_paper", 'write "open the passage" @obj_paper',
             "invoke law @obj_paper",
         ),
-        (K("refused: no shard", "key:invoke_law.no_shard", r"statute|shard"),),
+        (K("refused: no shard", "key:invoke_law.no_shard", r"statute_shard is required"),),
     ),
     Situation(
         "invoke-nokeyword", ME, "invoke law", "'hello' written, a shard in hand",
@@ -334,7 +336,7 @@ SITUATIONS: tuple[Situation, ...] = (
             "pick up @obj_pen", "pick up @obj_paper", 'write "hello" @obj_paper',
             "drop @obj_pen", "pick up @obj_statute_shard", "invoke law @obj_paper",
         ),
-        (K("refused: no keyword", "key:invoke_law.no_keyword", r"Cannot|not|no "),),
+        (K("refused: no keyword", "key:invoke_law.no_keyword", r"recognizable legal invocation"),),
         objects={"obj_statute_shard": 1},
     ),
     Situation(
@@ -344,7 +346,7 @@ SITUATIONS: tuple[Situation, ...] = (
             'write "no consecutive attacks" @obj_paper', "drop @obj_pen",
             "attack @npc_rogue_advocate", "file objection @npc_rogue_advocate",
         ),
-        (K("sustained", "event:objection_sustained", r"sustain"),),
+        (K("sustained", "event:objection_sustained", r"OBJECTION SUSTAINED"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
@@ -353,24 +355,24 @@ SITUATIONS: tuple[Situation, ...] = (
             "pick up @obj_pen", "pick up @obj_paper", 'write "must defend" @obj_paper',
             "drop @obj_pen", "attack @npc_rogue_advocate", "file objection @npc_rogue_advocate",
         ),
-        (K("overruled", "event:objection_overruled", r"overrul"),),
+        (K("overruled", "event:objection_overruled", r"no applicable law was found.*OVERRULED"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
         "objection-nocombat", ME, "file objection", "not in combat",
         ("file objection @npc_rogue_advocate",),
-        (K("refused: no combat", "key:file_objection.not_fighting", r"Cannot|not"),),
+        (K("refused: no combat", "key:file_objection.not_fighting", r"not in active combat"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
         "appeal-alive", ME, "appeal verdict", "alive, coins in hand",
         ("pick up @obj_coin", "appeal verdict"),
-        (K("refused: not dying", "key:appeal_verdict.alive", r"Cannot|not|no "),),
+        (K("refused: not dying", "key:appeal_verdict.alive", r"I am not defeated"),),
     ),
     Situation(
         "appeal-ok", ME, "appeal verdict", "felled by a 500-attack advocate, coins in hand",
         ("pick up @obj_coin", "attack @npc_rogue_advocate", "appeal verdict"),
-        (K("granted", "event:appeal_verdict_granted", r"^(?!Cannot).*(appeal|verdict|grant)"),),
+        (K("granted", "event:appeal_verdict_granted", r"appeal is GRANTED"),),
         npcs={"npc_rogue_advocate": 1},
         npc_edits={"npc_rogue_advocate": {"base_attack_power": 500, "slope_attack_power": 0}},
     ),
@@ -379,29 +381,29 @@ SITUATIONS: tuple[Situation, ...] = (
         "listen-paper", SA, "listen", "paper in hand at the hall",
         ("pick up @obj_paper", "listen saltglass"),
         (
-            K("hint: object", "text:.", r"^(?!Cannot).*"),
+            K("hint", "key:listen.hint", r"^I listened to the saltglass"),
         ),
     ),
     Situation(
         "listen-noglass", SA, "listen", "nothing in hand",
         ("listen saltglass",),
-        (K("refused: no glass", "key:listen.no_glass", r"Cannot|nothing|need"),),
+        (K("refused: no glass", "key:listen.no_glass", r"Cannot listen to the saltglass here"),),
     ),
     Situation(
         "listen-target", SA, "listen", "paper in hand, listen to the wind",
         ("pick up @obj_paper", "listen wind"),
-        (K("refused: target", "key:listen.target", r"Cannot|only|saltglass"),),
+        (K("refused: target", "key:listen.target", r"Invalid target for listen"),),
     ),
     Situation(
         "refract-ok", SA, "refract", "a lens shard in hand",
         ("pick up @obj_lens_shard", "refract @obj_lens_shard"),
-        (K("success", "event:refracted", r"^(?!Cannot).*"),),
+        (K("success", "event:refracted", r"^I held up .* refracted"),),
         objects={"obj_lens_shard": 1},
     ),
     Situation(
         "refract-paper", SA, "refract", "paper in hand (not glass)",
         ("pick up @obj_paper", "refract @obj_paper"),
-        (K("refused: not glass", "key:refract.not_glass", r"Cannot|not"),),
+        (K("refused: not glass", "key:refract.not_glass", r"is not a glass object"),),
     ),
 )
 
@@ -506,7 +508,7 @@ def run_ours(world_file: Path, script: Sequence[str], seeds: Iterable[int]) -> l
             {
                 "trace": trace,
                 "feedback": result.feedback("agent_0"),
-                "keys": [] if result.action_ok.get("agent_0") else result.feedback_keys("agent_0"),
+                "keys": result.feedback_keys("agent_0"),
                 "events": [e.type for e in result.events_of("agent_0")],
                 "ok": bool(result.action_ok.get("agent_0")),
             }
@@ -645,7 +647,7 @@ def classify_ours(situation: Situation, outcome: dict[str, Any]) -> str:
             return kind.name
         if how == "event" and what in outcome["events"]:
             return kind.name
-        if how == "text" and re.search(what, outcome["feedback"], re.IGNORECASE):
+        if how == "text" and re.search(what, outcome["feedback"], re.IGNORECASE | re.MULTILINE):
             return kind.name
     return OTHER
 
@@ -654,7 +656,7 @@ def classify_theirs(situation: Situation, outcome: dict[str, Any]) -> str:
     if "error" in outcome:
         return "crash"
     for kind in situation.kinds:
-        if re.search(kind.theirs, outcome["feedback"], re.IGNORECASE):
+        if re.search(kind.theirs, outcome["feedback"], re.IGNORECASE | re.MULTILINE):
             return kind.name
     return OTHER
 
@@ -667,6 +669,7 @@ class Row:
     theirs: Counter[str]
     same_per_seed: int  # seeds whose two kinds are equal
     samples: tuple[str, str]  # the first seed's ticks on each engine (for --raw)
+    odd: tuple[tuple[int, str, str, str, str], ...] = ()  # seeds whose kinds differ or are "other"
 
     def rate(self, counts: Counter[str]) -> tuple[float, float]:
         assert self.situation.rate is not None
@@ -728,6 +731,13 @@ def compare(
                         "\n".join(ours[0]["trace"]),
                         "\n".join(theirs[situation.key][0].get("trace", []))
                         or theirs[situation.key][0].get("error", ""),
+                    ),
+                    tuple(
+                        (seed, a, b, o["feedback"], t.get("feedback", t.get("error", "")))
+                        for seed, (a, b, o, t) in enumerate(
+                            zip(kinds_ours, kinds_theirs, ours, theirs[situation.key], strict=True)
+                        )
+                        if a != b or OTHER in (a, b)
                     ),
                 )
             )
@@ -829,6 +839,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for row in rows:
             ours, theirs = row.samples
             print(f"\n== {row.situation.key}\n-- ours:\n{ours}\n-- theirs:\n{theirs}")
+            for seed, a, b, o, t in row.odd[:3]:
+                print(f"-- seed {seed}: ours {a}, theirs {b}\n{o}\n--\n{t}")
     print(f"\n{len(rows)} situations in {time.perf_counter() - started:.1f} s")
     if args.markdown:
         Path(args.markdown).write_text(markdown(rows), encoding="utf-8")
