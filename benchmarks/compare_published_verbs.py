@@ -91,49 +91,77 @@ QU = "quarantine"
 ME = "metropolis"
 SA = "saltglass"
 
+# fmt: off  (a table: one situation per block, its fields in a fixed order)
 SITUATIONS: tuple[Situation, ...] = (
     # ----------------------------------------------------------------- robot_kingdom
     Situation(
-        "salvage-ok", RK, "salvage", "kit in hand, 2 scrap iron on the ground",
+        "salvage-ok",
+        RK,
+        "salvage",
+        "kit in hand, 2 scrap iron on the ground",
         ("pick up @obj_repair_kit", "salvage @obj_scrap_iron"),
         (K("success", "event:material_salvaged", r"^I salvaged"),),
         objects={"obj_repair_kit": 1, "obj_scrap_iron": 2},
     ),
     Situation(
-        "salvage-nokit", RK, "salvage", "no repair kit in hand",
+        "salvage-nokit",
+        RK,
+        "salvage",
+        "no repair kit in hand",
         ("salvage @obj_scrap_iron",),
         (K("refused: no kit", "key:salvage.no_tool", r"repair_kit must"),),
         objects={"obj_scrap_iron": 2},
     ),
     Situation(
-        "salvage-short", RK, "salvage", "kit in hand, 1 scrap iron (2 needed)",
+        "salvage-short",
+        RK,
+        "salvage",
+        "kit in hand, 1 scrap iron (2 needed)",
         ("pick up @obj_repair_kit", "salvage @obj_scrap_iron"),
         (K("refused: too few", "key:salvage.too_few", r"Need \d+ in the current area"),),
         objects={"obj_repair_kit": 1, "obj_scrap_iron": 1},
     ),
     Situation(
-        "rally-ok", RK, "rally", "100 coins in the inventory, the marshal here",
-        ("pick up @obj_small_bag", "equip @obj_small_bag", "store 100 @obj_coin inventory", "rally @npc_old_marshal"),
+        "rally-ok",
+        RK,
+        "rally",
+        "100 coins in the inventory, the marshal here",
+        (
+            "pick up @obj_small_bag",
+            "equip @obj_small_bag",
+            "store 100 @obj_coin inventory",
+            "rally @npc_old_marshal",
+        ),
         (K("success", "event:npc_rallied", r"^I rallied"),),
         objects={"obj_coin": 100},
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
-        "rally-poor", RK, "rally", "no coins, the marshal here",
+        "rally-poor",
+        RK,
+        "rally",
+        "no coins, the marshal here",
         ("rally @npc_old_marshal",),
         (K("refused: cost", "key:rally.too_poor", r"Need \d+ coins but only have"),),
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
-        "rally-enemy", RK, "rally", "an automaton here",
+        "rally-enemy",
+        RK,
+        "rally",
+        "an automaton here",
         ("rally @npc_scrap_automaton",),
         (K("refused: enemy", "key:rally.enemy", r"hostile"),),
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
-        "rally-twice", RK, "rally", "rallied already, rally again",
+        "rally-twice",
+        RK,
+        "rally",
+        "rallied already, rally again",
         (
-            "pick up @obj_small_bag", "equip @obj_small_bag", 
+            "pick up @obj_small_bag",
+            "equip @obj_small_bag",
             "store 100 @obj_coin inventory",
             "rally @npc_old_marshal",
             "rally @npc_old_marshal",
@@ -143,9 +171,13 @@ SITUATIONS: tuple[Situation, ...] = (
         npcs={"npc_old_marshal": 1},
     ),
     Situation(
-        "attack-rallied", RK, "attack", "rallied marshal, attack an automaton",
+        "attack-rallied",
+        RK,
+        "attack",
+        "rallied marshal, attack an automaton",
         (
-            "pick up @obj_small_bag", "equip @obj_small_bag", 
+            "pick up @obj_small_bag",
+            "equip @obj_small_bag",
             "store 100 @obj_coin inventory",
             "rally @npc_old_marshal",
             "attack @npc_scrap_automaton",
@@ -158,21 +190,30 @@ SITUATIONS: tuple[Situation, ...] = (
         npcs={"npc_old_marshal": 1, "npc_scrap_automaton": 1},
     ),
     Situation(
-        "siphon-ok", RK, "siphon", "in combat with an automaton, a cog in hand",
+        "siphon-ok",
+        RK,
+        "siphon",
+        "in combat with an automaton, a cog in hand",
         ("pick up @obj_cog", "attack @npc_scrap_automaton", "siphon @obj_cog @npc_scrap_automaton"),
         (K("success", "event:energy_siphoned", r"^I channeled"),),
         objects={"obj_cog": 1},
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
-        "siphon-nocombat", RK, "siphon", "not in combat, a cog in hand",
+        "siphon-nocombat",
+        RK,
+        "siphon",
+        "not in combat, a cog in hand",
         ("pick up @obj_cog", "siphon @obj_cog @npc_scrap_automaton"),
         (K("refused: no combat", "key:siphon.not_fighting", r"must be in active combat"),),
         objects={"obj_cog": 1},
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
-        "jam-random", RK, "jam", "in combat with an automaton (A A D A), a wood log",
+        "jam-random",
+        RK,
+        "jam",
+        "in combat with an automaton (A A D A), a wood log",
         (
             "pick up @obj_wood_log",
             "attack @npc_scrap_automaton",
@@ -189,31 +230,57 @@ SITUATIONS: tuple[Situation, ...] = (
         seeds=400,
     ),
     Situation(
-        "jam-coin", RK, "jam", "in combat, coins in hand",
+        "jam-coin",
+        RK,
+        "jam",
+        "in combat, coins in hand",
         ("pick up @obj_coin", "attack @npc_scrap_automaton", "jam @obj_coin @npc_scrap_automaton"),
         (K("refused: currency", "key:jam.currency", r"Coins are too small"),),
         npcs={"npc_scrap_automaton": 1},
     ),
     Situation(
-        "overload-ok", RK, "overload", "buckler equipped, hellcoal in hand",
-        ("pick up @obj_scrap_buckler", "equip @obj_scrap_buckler", "pick up @obj_hellcoal", "overload @obj_hellcoal"),
+        "overload-ok",
+        RK,
+        "overload",
+        "buckler equipped, hellcoal in hand",
+        (
+            "pick up @obj_scrap_buckler",
+            "equip @obj_scrap_buckler",
+            "pick up @obj_hellcoal",
+            "overload @obj_hellcoal",
+        ),
         (K("success", "event:armor_overloaded", r"^I overloaded"),),
         objects={"obj_scrap_buckler": 1, "obj_hellcoal": 1},
     ),
     Situation(
-        "overload-noarmor", RK, "overload", "hellcoal in hand, no armour",
+        "overload-noarmor",
+        RK,
+        "overload",
+        "hellcoal in hand, no armour",
         ("pick up @obj_hellcoal", "overload @obj_hellcoal"),
         (K("refused: no armour", "key:overload.no_armor", r"No armor is currently equipped"),),
         objects={"obj_hellcoal": 1},
     ),
     Situation(
-        "overload-notcomponent", RK, "overload", "a cog in hand (not a component)",
+        "overload-notcomponent",
+        RK,
+        "overload",
+        "a cog in hand (not a component)",
         ("pick up @obj_cog", "overload @obj_cog"),
-        (K("refused: not a component", "key:overload.not_component", r"Eligible devil-forged components"),),
+        (
+            K(
+                "refused: not a component",
+                "key:overload.not_component",
+                r"Eligible devil-forged components",
+            ),
+        ),
         objects={"obj_cog": 1},
     ),
     Situation(
-        "scavenge-random", RK, "scavenge", "at the spawn, no kills",
+        "scavenge-random",
+        RK,
+        "scavenge",
+        "at the spawn, no kills",
         ("scavenge",),
         (
             K("nothing", "event:scavenge_failed", r"found nothing"),
@@ -224,15 +291,22 @@ SITUATIONS: tuple[Situation, ...] = (
         seeds=400,
     ),
     Situation(
-        "scavenge-cooldown", RK, "scavenge", "scavenged last tick",
+        "scavenge-cooldown",
+        RK,
+        "scavenge",
+        "scavenged last tick",
         ("scavenge", "scavenge"),
         (K("refused: cooldown", "key:scavenge.cooldown", r"recently scavenged"),),
     ),
     # ----------------------------------------------------------------- quarantine
     Situation(
-        "barricade-ok", QU, "barricade", "3 wood logs in the inventory, barricade the ward",
+        "barricade-ok",
+        QU,
+        "barricade",
+        "3 wood logs in the inventory, barricade the ward",
         (
-            "pick up @obj_small_bag", "equip @obj_small_bag", 
+            "pick up @obj_small_bag",
+            "equip @obj_small_bag",
             "store 3 @obj_wood_log inventory",
             "barricade @area_hospital_ward",
         ),
@@ -240,38 +314,60 @@ SITUATIONS: tuple[Situation, ...] = (
         objects={"obj_wood_log": 3},
     ),
     Situation(
-        "barricade-nowood", QU, "barricade", "no wood",
+        "barricade-nowood",
+        QU,
+        "barricade",
+        "no wood",
         ("barricade @area_hospital_ward",),
         (K("refused: wood", "key:barricade.no_wood", r"Need 3 wood units"),),
     ),
     Situation(
-        "concoct-ok", QU, "concoct", "green and red herb in hand",
-        ("pick up @obj_green_herb", "pick up @obj_red_herb", "concoct @obj_green_herb @obj_red_herb"),
+        "concoct-ok",
+        QU,
+        "concoct",
+        "green and red herb in hand",
+        (
+            "pick up @obj_green_herb",
+            "pick up @obj_red_herb",
+            "concoct @obj_green_herb @obj_red_herb",
+        ),
         (K("success", "event:herbs_concocted", r"^I combined .* to concoct"),),
         objects={"obj_green_herb": 1, "obj_red_herb": 1},
     ),
     Situation(
-        "concoct-missing", QU, "concoct", "a green herb only, concoct green and blue",
+        "concoct-missing",
+        QU,
+        "concoct",
+        "a green herb only, concoct green and blue",
         ("pick up @obj_green_herb", "concoct @obj_green_herb @obj_blue_herb"),
         (K("refused: missing herb", "key:concoct.missing", r"not enough"),),
         objects={"obj_green_herb": 1},
     ),
     Situation(
-        "shove-ok", QU, "shove", "in combat with a zombie, a desk here",
+        "shove-ok",
+        QU,
+        "shove",
+        "in combat with a zombie, a desk here",
         ("attack @npc_zombie", "shove @obj_desk @npc_zombie"),
         (K("success", "event:furniture_shoved", r"^I shoved"),),
         objects={"obj_desk": 1},
         npcs={"npc_zombie": 1},
     ),
     Situation(
-        "shove-nocombat", QU, "shove", "a zombie and a desk here, no combat",
+        "shove-nocombat",
+        QU,
+        "shove",
+        "a zombie and a desk here, no combat",
         ("shove @obj_desk @npc_zombie",),
         (K("refused: no combat", "key:shove.not_fighting", r"must be in active combat"),),
         objects={"obj_desk": 1},
         npcs={"npc_zombie": 1},
     ),
     Situation(
-        "eavesdrop-random", QU, "eavesdrop", "in the ward, a zombie in the lobby",
+        "eavesdrop-random",
+        QU,
+        "eavesdrop",
+        "in the ward, a zombie in the lobby",
         ("enter @area_hospital_ward", "eavesdrop @area_hospital_lobby"),
         (
             K("alert", "event:eavesdrop_alert", ALERT),
@@ -283,13 +379,19 @@ SITUATIONS: tuple[Situation, ...] = (
         seeds=400,
     ),
     Situation(
-        "eavesdrop-combat", QU, "eavesdrop", "in combat here",
+        "eavesdrop-combat",
+        QU,
+        "eavesdrop",
+        "in combat here",
         ("attack @npc_zombie", "eavesdrop @area_hospital_ward"),
         (K("refused: in combat", "key:eavesdrop.in_combat", r"Cannot eavesdrop while in combat"),),
         npcs={"npc_zombie": 1},
     ),
     Situation(
-        "burn-ok", QU, "burn corpses", "a 1-HP zombie killed here, chemical and rag in hand",
+        "burn-ok",
+        QU,
+        "burn corpses",
+        "a 1-HP zombie killed here, chemical and rag in hand",
         ("attack @npc_zombie", "pick up @obj_chemical", "pick up @obj_rag", "burn corpses"),
         (K("success", "event:corpses_burned", r"have been incinerated"),),
         objects={"obj_chemical": 1, "obj_rag": 1},
@@ -297,80 +399,130 @@ SITUATIONS: tuple[Situation, ...] = (
         npc_edits={"npc_zombie": {"base_hp": 1, "slope_hp": 0}},
     ),
     Situation(
-        "burn-nocorpse", QU, "burn corpses", "no corpse here",
+        "burn-nocorpse",
+        QU,
+        "burn corpses",
+        "no corpse here",
         ("burn corpses",),
         (K("refused: no corpses", "key:burn_corpses.none", r"no corpses to burn"),),
     ),
     Situation(
-        "refuel-ok", QU, "refuel", "lantern and fuel in hand",
+        "refuel-ok",
+        QU,
+        "refuel",
+        "lantern and fuel in hand",
         ("pick up @obj_lantern", "pick up @obj_lantern_fuel", "refuel @obj_lantern"),
         (K("success", "event:light_source_refueled", r"^I refueled"),),
         objects={"obj_lantern_fuel": 1},
     ),
     Situation(
-        "refuel-nofuel", QU, "refuel", "lantern in hand, no fuel",
+        "refuel-nofuel",
+        QU,
+        "refuel",
+        "lantern in hand, no fuel",
         ("pick up @obj_lantern", "refuel @obj_lantern"),
         (K("refused: no fuel", "key:refuel.no_fuel", r"No lantern_fuel found"),),
     ),
     # ----------------------------------------------------------------- metropolis
     Situation(
-        "invoke-unlock", ME, "invoke law", "'open the passage' written, a statute shard in hand",
+        "invoke-unlock",
+        ME,
+        "invoke law",
+        "'open the passage' written, a statute shard in hand",
         (
-            "pick up @obj_pen", "pick up @obj_paper", 'write "open the passage" @obj_paper',
-            "drop @obj_pen", "pick up @obj_statute_shard", "invoke law @obj_paper",
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "open the passage" @obj_paper',
+            "drop @obj_pen",
+            "pick up @obj_statute_shard",
+            "invoke law @obj_paper",
         ),
         (K("success: unlock", "event:law_invoked", r"^I invoke the law(.|\n)*locked passages"),),
         objects={"obj_statute_shard": 1},
     ),
     Situation(
-        "invoke-noshard", ME, "invoke law", "'open the passage' written, no shard",
+        "invoke-noshard",
+        ME,
+        "invoke law",
+        "'open the passage' written, no shard",
         (
-            "pick up @obj_pen", "pick up @obj_paper", 'write "open the passage" @obj_paper',
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "open the passage" @obj_paper',
             "invoke law @obj_paper",
         ),
         (K("refused: no shard", "key:invoke_law.no_shard", r"statute_shard is required"),),
     ),
     Situation(
-        "invoke-nokeyword", ME, "invoke law", "'hello' written, a shard in hand",
+        "invoke-nokeyword",
+        ME,
+        "invoke law",
+        "'hello' written, a shard in hand",
         (
-            "pick up @obj_pen", "pick up @obj_paper", 'write "hello" @obj_paper',
-            "drop @obj_pen", "pick up @obj_statute_shard", "invoke law @obj_paper",
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "hello" @obj_paper',
+            "drop @obj_pen",
+            "pick up @obj_statute_shard",
+            "invoke law @obj_paper",
         ),
         (K("refused: no keyword", "key:invoke_law.no_keyword", r"recognizable legal invocation"),),
         objects={"obj_statute_shard": 1},
     ),
     Situation(
-        "objection-sustained", ME, "file objection", "'no consecutive attacks' vs A A D A",
+        "objection-sustained",
+        ME,
+        "file objection",
+        "'no consecutive attacks' vs A A D A",
         (
-            "pick up @obj_pen", "pick up @obj_paper",
-            'write "no consecutive attacks" @obj_paper', "drop @obj_pen",
-            "attack @npc_rogue_advocate", "file objection @npc_rogue_advocate",
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "no consecutive attacks" @obj_paper',
+            "drop @obj_pen",
+            "attack @npc_rogue_advocate",
+            "file objection @npc_rogue_advocate",
         ),
         (K("sustained", "event:objection_sustained", r"OBJECTION SUSTAINED"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
-        "objection-overruled", ME, "file objection", "'must defend' vs A A D A",
+        "objection-overruled",
+        ME,
+        "file objection",
+        "'must defend' vs A A D A",
         (
-            "pick up @obj_pen", "pick up @obj_paper", 'write "must defend" @obj_paper',
-            "drop @obj_pen", "attack @npc_rogue_advocate", "file objection @npc_rogue_advocate",
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "must defend" @obj_paper',
+            "drop @obj_pen",
+            "attack @npc_rogue_advocate",
+            "file objection @npc_rogue_advocate",
         ),
         (K("overruled", "event:objection_overruled", r"no applicable law was found.*OVERRULED"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
-        "objection-nocombat", ME, "file objection", "not in combat",
+        "objection-nocombat",
+        ME,
+        "file objection",
+        "not in combat",
         ("file objection @npc_rogue_advocate",),
         (K("refused: no combat", "key:file_objection.not_fighting", r"not in active combat"),),
         npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
-        "appeal-alive", ME, "appeal verdict", "alive, coins in hand",
+        "appeal-alive",
+        ME,
+        "appeal verdict",
+        "alive, coins in hand",
         ("pick up @obj_coin", "appeal verdict"),
         (K("refused: not dying", "key:appeal_verdict.alive", r"I am not defeated"),),
     ),
     Situation(
-        "appeal-ok", ME, "appeal verdict", "felled by a 500-attack advocate, coins in hand",
+        "appeal-ok",
+        ME,
+        "appeal verdict",
+        "felled by a 500-attack advocate, coins in hand",
         ("pick up @obj_coin", "attack @npc_rogue_advocate", "appeal verdict"),
         (K("granted", "event:appeal_verdict_granted", r"appeal is GRANTED"),),
         npcs={"npc_rogue_advocate": 1},
@@ -378,34 +530,48 @@ SITUATIONS: tuple[Situation, ...] = (
     ),
     # ----------------------------------------------------------------- saltglass
     Situation(
-        "listen-paper", SA, "listen", "paper in hand at the hall",
+        "listen-paper",
+        SA,
+        "listen",
+        "paper in hand at the hall",
         ("pick up @obj_paper", "listen saltglass"),
-        (
-            K("hint", "key:listen.hint", r"^I listened to the saltglass"),
-        ),
+        (K("hint", "key:listen.hint", r"^I listened to the saltglass"),),
     ),
     Situation(
-        "listen-noglass", SA, "listen", "nothing in hand",
+        "listen-noglass",
+        SA,
+        "listen",
+        "nothing in hand",
         ("listen saltglass",),
         (K("refused: no glass", "key:listen.no_glass", r"Cannot listen to the saltglass here"),),
     ),
     Situation(
-        "listen-target", SA, "listen", "paper in hand, listen to the wind",
+        "listen-target",
+        SA,
+        "listen",
+        "paper in hand, listen to the wind",
         ("pick up @obj_paper", "listen wind"),
         (K("refused: target", "key:listen.target", r"Invalid target for listen"),),
     ),
     Situation(
-        "refract-ok", SA, "refract", "a lens shard in hand",
+        "refract-ok",
+        SA,
+        "refract",
+        "a lens shard in hand",
         ("pick up @obj_lens_shard", "refract @obj_lens_shard"),
         (K("success", "event:refracted", r"^I held up .* refracted"),),
         objects={"obj_lens_shard": 1},
     ),
     Situation(
-        "refract-paper", SA, "refract", "paper in hand (not glass)",
+        "refract-paper",
+        SA,
+        "refract",
+        "paper in hand (not glass)",
         ("pick up @obj_paper", "refract @obj_paper"),
         (K("refused: not glass", "key:refract.not_glass", r"is not a glass object"),),
     ),
 )
+# fmt: on
 
 
 # --------------------------------------------------------------------------------- world files
@@ -460,7 +626,10 @@ _HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+)")
 
 
 def _is_of(instance_id: str, definition: str) -> bool:
-    return instance_id == definition or re.fullmatch(re.escape(definition) + r"_\d+", instance_id) is not None
+    return (
+        instance_id == definition
+        or re.fullmatch(re.escape(definition) + r"_\d+", instance_id) is not None
+    )
 
 
 def _fill_ours(game: Any, agent_id: str, command: str) -> str:
@@ -502,14 +671,15 @@ def run_ours(world_file: Path, script: Sequence[str], seeds: Iterable[int]) -> l
             filled = _fill_ours(game, "agent_0", command)
             result = game.tick({"agent_0": filled})
             trace.append(f"> {filled}\n{result.feedback('agent_0')}")
-        trace.append(f"[keys {result.feedback_keys('agent_0')}; events {[e.type for e in result.events_of('agent_0')]}]")
         assert result is not None
+        events = [e.type for e in result.events_of("agent_0")]
+        trace.append(f"[keys {result.feedback_keys('agent_0')}; events {events}]")
         out.append(
             {
                 "trace": trace,
                 "feedback": result.feedback("agent_0"),
                 "keys": result.feedback_keys("agent_0"),
-                "events": [e.type for e in result.events_of("agent_0")],
+                "events": events,
                 "ok": bool(result.action_ok.get("agent_0")),
             }
         )
@@ -542,7 +712,8 @@ Env, Agent = load(package + ".env").AgentOdysseyEnv, load(package + ".agent").Ag
 HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+)")
 
 def is_of(instance_id, definition):
-    return instance_id == definition or re.fullmatch(re.escape(definition) + r"_\d+", instance_id) is not None
+    suffix = re.fullmatch(re.escape(definition) + r"_\d+", instance_id)
+    return instance_id == definition or suffix is not None
 
 def fill(env, agent, command):
     world = env.world
@@ -746,7 +917,17 @@ def compare(
 
 # --------------------------------------------------------------------------------- the table
 
-HEADER = ("game", "verb", "situation", "seeds", "ours", "theirs", "rate ours", "rate theirs", "agree")
+HEADER = (
+    "game",
+    "verb",
+    "situation",
+    "seeds",
+    "ours",
+    "theirs",
+    "rate ours",
+    "rate theirs",
+    "agree",
+)
 
 
 def _kinds(counts: Counter[str]) -> str:
