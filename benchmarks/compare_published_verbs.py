@@ -46,8 +46,10 @@ import attrs
 @attrs.frozen
 class Kind:
     """One kind of outcome and how each engine shows it. `ours`: `key:<refusal key>` (our
-    rule's failure key), `event:<type>` (an event about the agent this tick) or `text:<regex>`
-    (our feedback); `theirs`: a regex on AgentOdyssey's feedback text (case-insensitive)."""
+    rule's failure key), `event:<type>` (an event about the agent this tick; `event:<type>:<field>=
+    <value>` also tests a field of its payload) or `text:<regex>`
+    (our feedback); `theirs`: a regex on AgentOdyssey's feedback text, or with `obs:` on its whole
+    observation (case-insensitive, `^` at every line)."""
 
     name: str
     ours: str
@@ -59,8 +61,9 @@ class Situation:
     """A verb in a situation. `objects`/`npcs` are added to the spawn of the game's world;
     `npc_edits` change NPC prototypes (`{definition id: {field: value}}`); `script` is the
     commands of agent_0 tick by tick, the last being the probe. Commands may name things by
-    definition: `{npc:<id>}` (the name of the first such NPC in my area), `{obj:<id>}` (the name of
-    the first such object in my hands, then on my ground), `{area:<id>}` (an area's name).
+    definition: `@npc_<id>` (the name of the first such NPC in my area), `@obj_<id>` (the name of
+    the first such object in my hands, then on my ground, else the definition's), `@area_<id>` (an
+    area's name), `@locked` (the first locked neighbour of my area, else "nowhere").
     `rate` names the kind whose rate is compared (random situations; `expected` is the rate the
     spec gives, shown for reference)."""
 
@@ -86,10 +89,30 @@ def K(name: str, ours: str, theirs: str) -> Kind:
 # apart; the kinds are ours (docs/published-comparison.md lists them).
 # eavesdrop's alert line (AgentOdyssey): the heard enemy comes through.
 ALERT = r"noise alerted .* burst through"
+# listen's hint kinds: our event's `hint_type`; a few words of each of AgentOdyssey's phrasings.
+LISTEN_HINTS = (
+    K(
+        "hint: object",
+        "event:saltglass_listened:hint_type=nearby_object",
+        r"white hush lies|left half-buried in salt|remembers a shape nearby",
+    ),
+    K(
+        "hint: locked way",
+        "event:saltglass_listened:hint_type=locked_path",
+        r"sealed way sleeps|still bound shut|remembers a locked passage",
+    ),
+    K(
+        "hint: rhythm",
+        "event:saltglass_listened:hint_type=enemy_rhythm",
+        r"hostile measure|habit:|catches the rhythm",
+    ),
+    K("hint: none", "event:saltglass_listened:hint_type=none", r"^I listened to the saltglass\.?$"),
+)
 RK = "robot_kingdom"
 QU = "quarantine"
 ME = "metropolis"
 SA = "saltglass"
+RE = "remnant"
 
 # fmt: off  (a table: one situation per block, its fields in a fixed order)
 SITUATIONS: tuple[Situation, ...] = (
@@ -437,8 +460,60 @@ SITUATIONS: tuple[Situation, ...] = (
             "pick up @obj_statute_shard",
             "invoke law @obj_paper",
         ),
-        (K("success: unlock", "event:law_invoked", r"^I invoke the law(.|\n)*locked passages"),),
+        (
+            K(
+                "success: unlock",
+                "text:law opens the way",
+                r"^I invoke the law(.|\n)*locked passages",
+            ),
+        ),
         objects={"obj_statute_shard": 1},
+    ),
+    Situation(
+        "invoke-reveal",
+        ME,
+        "invoke law",
+        "'reveal the hidden' written, a shard in hand",
+        (
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "reveal the hidden" @obj_paper',
+            "drop @obj_pen",
+            "pick up @obj_statute_shard",
+            "invoke law @obj_paper",
+        ),
+        (
+            K(
+                "success: reveal",
+                "text:lays bare what was hidden",
+                r"^I invoke the law(.|\n)*warps gravity",
+            ),
+        ),
+        objects={"obj_statute_shard": 1},
+    ),
+    Situation(
+        "invoke-pacify",
+        ME,
+        "invoke law",
+        "'silence' written, a shard in hand, fighting an advocate",
+        (
+            "pick up @obj_pen",
+            "pick up @obj_paper",
+            'write "silence" @obj_paper',
+            "drop @obj_pen",
+            "pick up @obj_statute_shard",
+            "attack @npc_rogue_advocate",
+            "invoke law @obj_paper",
+        ),
+        (
+            K(
+                "success: pacify",
+                "text:law silences violence",
+                r"^I invoke the law(.|\n)*silences all hostility",
+            ),
+        ),
+        objects={"obj_statute_shard": 1},
+        npcs={"npc_rogue_advocate": 1},
     ),
     Situation(
         "invoke-noshard",
@@ -535,7 +610,25 @@ SITUATIONS: tuple[Situation, ...] = (
         "listen",
         "paper in hand at the hall",
         ("pick up @obj_paper", "listen saltglass"),
-        (K("hint", "key:listen.hint", r"^I listened to the saltglass"),),
+        LISTEN_HINTS,
+    ),
+    Situation(
+        "listen-hint-a",
+        SA,
+        "listen",
+        "paper in hand, a tidebound here, listen at tick 2",
+        ("pick up @obj_paper", "listen saltglass"),
+        LISTEN_HINTS,
+        npcs={"npc_tidebound": 1},
+    ),
+    Situation(
+        "listen-hint-b",
+        SA,
+        "listen",
+        "paper in hand, a tidebound here, listen at tick 3",
+        ("pick up @obj_paper", "wait", "listen saltglass"),
+        LISTEN_HINTS,
+        npcs={"npc_tidebound": 1},
     ),
     Situation(
         "listen-noglass",
@@ -569,6 +662,114 @@ SITUATIONS: tuple[Situation, ...] = (
         "paper in hand (not glass)",
         ("pick up @obj_paper", "refract @obj_paper"),
         (K("refused: not glass", "key:refract.not_glass", r"is not a glass object"),),
+    ),
+    # ----------------------------------------------------------------- remnant (part 1's packs)
+    Situation(
+        "eat-full",
+        RE,
+        "eat",
+        "at full health, an apple here",
+        ("eat @obj_apple",),
+        (K("refused: full health", "key:eat.full_health", r"already at full health"),),
+    ),
+    Situation(
+        "eat-ok",
+        RE,
+        "eat",
+        "hurt by a 30-attack goblin, an apple on the ground",
+        ("attack @npc_goblin_warrior", "eat @obj_apple"),
+        (K("success", "event:object_consumed", r"^I ate "),),
+        npcs={"npc_goblin_warrior": 1},
+        npc_edits={
+            "npc_goblin_warrior": {
+                "base_attack_power": 30,
+                "slope_attack_power": 0,
+                "base_hp": 1000,
+                "slope_hp": 0,
+            }
+        },
+    ),
+    Situation(
+        "throw-random",
+        RE,
+        "throw",
+        "an apple at a villager (lands with p = 0.7)",
+        ("pick up @obj_apple", "throw @obj_apple @npc_villager"),
+        (
+            K("landed", "event:object_landed", r"obs:^I see [^\n]*\b2 apple\b"),
+            K("shattered", "event:object_shattered", r"obs:^I see [^\n]*\b1 apple\b"),
+        ),
+        npcs={"npc_villager": 1},
+        rate="landed",
+        expected=0.7,
+        seeds=400,
+    ),
+    Situation(
+        "disassemble-random",
+        RE,
+        "disassemble",
+        "a torch (rod 1, sulfur 1: each kept with p = 0.5)",
+        ("disassemble @obj_torch",),
+        (
+            K("nothing back", "text:nothing", r"recovered nothing useful"),
+            K("something back", "event:object_disassembled", r"^I disassembled .* and recovered"),
+        ),
+        rate="nothing back",
+        expected=0.25,
+        seeds=400,
+    ),
+    Situation(
+        "pickpocket-random",
+        RE,
+        "pickpocket",
+        "a villager, empty hands (p = 0.5)",
+        ("pickpocket @npc_villager",),
+        (
+            K("stole", "event:npc_pickpocketed", r"^I pickpocketed|had nothing to steal"),
+            K("caught", "event:agent_caught_stealing", r"was caught"),
+        ),
+        npcs={"npc_villager": 1},
+        rate="stole",
+        expected=0.5,
+        seeds=400,
+    ),
+    Situation(
+        "lockpick-random",
+        RE,
+        "lockpick",
+        "a lockpick in hand, the first locked way if any (p = 0.2)",
+        ("pick up @obj_lockpick", "lockpick @locked"),
+        (
+            K("picked", "event:path_unlocked", r"^I picked the lock"),
+            K("failed", "event:lockpick_failed", r"failed to pick the lock"),
+            K("no locked way", "text:no locked path leads", r"Cannot lockpick nowhere"),
+        ),
+        objects={"obj_lockpick": 1},
+        rate="picked",
+        seeds=400,
+    ),
+    Situation(
+        "lockpick-wrench",
+        RE,
+        "lockpick",
+        "a tension wrench only, the first locked way if any (p = 0.1)",
+        ("pick up @obj_tension_wrench", "lockpick @locked"),
+        (
+            K("picked", "event:path_unlocked", r"^I picked the lock"),
+            K("failed", "event:lockpick_failed", r"failed to pick the lock"),
+            K("no locked way", "text:no locked path leads", r"Cannot lockpick nowhere"),
+        ),
+        objects={"obj_tension_wrench": 1},
+        rate="picked",
+        seeds=400,
+    ),
+    Situation(
+        "lockpick-notool",
+        RE,
+        "lockpick",
+        "no tool in hand",
+        ("lockpick @locked",),
+        (K("refused: no tool", "key:lockpick.no_tool", r"No lockpick tool in hand"),),
     ),
 )
 # fmt: on
@@ -620,9 +821,20 @@ def situation_world(root: Path, situation: Situation) -> dict[str, Any]:
     return world
 
 
+def ours_world(world: dict[str, Any]) -> dict[str, Any]:
+    """The situation's world for our engine: ids that nothing defines (remnant's and mark's) handled
+    as our loader handles the game's own file (docs/agentodyssey-games.md), which it recognises
+    by its content and an edited copy no longer matches."""
+    from agentodyssey_pz.world.published.definition import fix_undefined_ids
+
+    world = copy.deepcopy(world)
+    fix_undefined_ids(world)
+    return world
+
+
 # --------------------------------------------------------------------------------- placeholders
 
-_HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+)")
+_HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+|locked)")
 
 
 def _is_of(instance_id: str, definition: str) -> bool:
@@ -638,6 +850,11 @@ def _fill_ours(game: Any, agent_id: str, command: str) -> str:
 
     def name(match: re.Match[str]) -> str:
         ident, kind = match.groups()
+        if ident == "locked":
+            for to, path in world.graph.neighbors(agent.area_id).items():
+                if path["locked"]:
+                    return world.areas[to].name
+            return "nowhere"
         if kind == "area":
             return world.areas[ident].name
         if kind == "npc":
@@ -680,6 +897,7 @@ def run_ours(world_file: Path, script: Sequence[str], seeds: Iterable[int]) -> l
                 "feedback": result.feedback("agent_0"),
                 "keys": result.feedback_keys("agent_0"),
                 "events": events,
+                "event_data": [(e.type, dict(e.data)) for e in result.events_of("agent_0")],
                 "ok": bool(result.action_ok.get("agent_0")),
             }
         )
@@ -709,7 +927,7 @@ def load(name):
 
 package = request["package"]
 Env, Agent = load(package + ".env").AgentOdysseyEnv, load(package + ".agent").Agent
-HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+)")
+HOLE = re.compile(r"@((obj|npc|area)_[A-Za-z0-9_]+|locked)")
 
 def is_of(instance_id, definition):
     suffix = re.fullmatch(re.escape(definition) + r"_\d+", instance_id)
@@ -720,6 +938,11 @@ def fill(env, agent, command):
     here = env.curr_agents_state["area"][agent.id]
     def name(match):
         ident, kind = match.groups()
+        if ident == "locked":
+            for to, path in world.area_instances[here].neighbors.items():
+                if path.locked:
+                    return world.area_instances[to].name
+            return "nowhere"
         if kind == "area":
             return world.area_instances[ident].name
         if kind == "npc":
@@ -757,6 +980,7 @@ for run in request["runs"]:
                 obs, reward, terminated, info = env.step({"agent_0": filled})
                 trace.append("> " + filled + "\n" + feedback(obs["agent_0"]["text"]))
         results.append({"feedback": feedback(obs["agent_0"]["text"]), "trace": trace,
+                        "obs": obs["agent_0"]["text"],
                         "invalid": bool(info["step_invalid_action"]["agent_0"])})
     except Exception as exc:
         results.append({"error": repr(exc)})
@@ -816,8 +1040,12 @@ def classify_ours(situation: Situation, outcome: dict[str, Any]) -> str:
         how, _, what = kind.ours.partition(":")
         if how == "key" and what in outcome["keys"]:
             return kind.name
-        if how == "event" and what in outcome["events"]:
-            return kind.name
+        if how == "event":
+            type_, _, condition = what.partition(":")
+            field, _, value = condition.partition("=")
+            for event, data in outcome.get("event_data", [(e, {}) for e in outcome["events"]]):
+                if event == type_ and (not condition or str(data.get(field)) == value):
+                    return kind.name
         if how == "text" and re.search(what, outcome["feedback"], re.IGNORECASE | re.MULTILINE):
             return kind.name
     return OTHER
@@ -827,7 +1055,10 @@ def classify_theirs(situation: Situation, outcome: dict[str, Any]) -> str:
     if "error" in outcome:
         return "crash"
     for kind in situation.kinds:
-        if re.search(kind.theirs, outcome["feedback"], re.IGNORECASE | re.MULTILINE):
+        pattern, text = kind.theirs, outcome["feedback"]
+        if pattern.startswith("obs:"):  # the whole observation, not only the feedback
+            pattern, text = pattern[4:], outcome.get("obs", "")
+        if re.search(pattern, text, re.IGNORECASE | re.MULTILINE):
             return kind.name
     return OTHER
 
@@ -867,9 +1098,12 @@ def compare(
     with tempfile.TemporaryDirectory(prefix="compare-verbs-") as tmp:
         files = {}
         for situation in situations:
-            path = Path(tmp) / f"{situation.key}.json"
-            path.write_text(json.dumps(situation_world(root, situation)), encoding="utf-8")
-            files[situation.key] = path
+            world = situation_world(root, situation)
+            theirs_file = Path(tmp) / f"{situation.key}.json"
+            theirs_file.write_text(json.dumps(world), encoding="utf-8")
+            ours_file = Path(tmp) / f"{situation.key}.ours.json"
+            ours_file.write_text(json.dumps(ours_world(world)), encoding="utf-8")
+            files[situation.key] = (ours_file, theirs_file)
 
         def count(situation: Situation) -> int:
             if situation.rate is not None:
@@ -880,7 +1114,7 @@ def compare(
         for game in dict.fromkeys(s.game for s in situations):
             mine = [s for s in situations if s.game == game]
             runs = [
-                {"world": str(files[s.key]), "seed": seed, "script": list(s.script)}
+                {"world": str(files[s.key][1]), "seed": seed, "script": list(s.script)}
                 for s in mine
                 for seed in range(count(s))
             ]
@@ -888,7 +1122,7 @@ def compare(
             for s in mine:
                 theirs[s.key] = [next(answers) for _ in range(count(s))]
         for situation in situations:
-            ours = run_ours(files[situation.key], situation.script, range(count(situation)))
+            ours = run_ours(files[situation.key][0], situation.script, range(count(situation)))
             kinds_ours = [classify_ours(situation, o) for o in ours]
             kinds_theirs = [classify_theirs(situation, t) for t in theirs[situation.key]]
             rows.append(
