@@ -114,7 +114,6 @@ ME = "metropolis"
 SA = "saltglass"
 RE = "remnant"
 
-# fmt: off  (a table: one situation per block, its fields in a fixed order)
 SITUATIONS: tuple[Situation, ...] = (
     # ----------------------------------------------------------------- robot_kingdom
     Situation(
@@ -769,10 +768,12 @@ SITUATIONS: tuple[Situation, ...] = (
         "lockpick",
         "no tool in hand",
         ("lockpick @locked",),
-        (K("refused: no tool", "key:lockpick.no_tool", r"No lockpick tool in hand"),),
+        (
+            K("refused: no tool", "key:lockpick.no_tool", r"No lockpick tool in hand"),
+            K("no locked way", "text:no locked path leads", r"Cannot lockpick nowhere"),
+        ),
     ),
 )
-# fmt: on
 
 
 # --------------------------------------------------------------------------------- world files
@@ -1160,6 +1161,7 @@ HEADER = (
     "theirs",
     "rate ours",
     "rate theirs",
+    "same seed by seed",
     "agree",
 )
 
@@ -1179,7 +1181,9 @@ def table_rows(rows: Sequence[Row]) -> list[tuple[str, ...]]:
     out = []
     for row in rows:
         s = row.situation
-        label = s.label + (f" (rate of {s.rate}; spec {s.expected})" if s.rate else "")
+        label = s.label
+        if s.rate is not None:
+            label += f" (rate of {s.rate}" + (f"; spec {s.expected})" if s.expected else ")")
         out.append(
             (
                 s.game,
@@ -1190,6 +1194,7 @@ def table_rows(rows: Sequence[Row]) -> list[tuple[str, ...]]:
                 _kinds(row.theirs),
                 _rate(row, row.ours),
                 _rate(row, row.theirs),
+                f"{row.same_per_seed}/{row.seeds}",
                 "yes" if row.agree else "NO",
             )
         )

@@ -51,6 +51,7 @@ def test_runs_a_deterministic_and_a_random_situation_on_both_engines(tmp_path: P
     rows = [ln for ln in table.read_text(encoding="utf-8").splitlines() if ln.startswith("| ")]
     assert len(rows) == 3  # the header and the two situations
     assert rows[0].startswith("| game | verb | situation |")
+    assert rows[0].rstrip().endswith("| same seed by seed | agree |")
 
 
 def test_the_edited_world_holds_what_the_verb_needs_and_no_quests() -> None:
