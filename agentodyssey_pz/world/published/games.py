@@ -115,8 +115,8 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "robot_kingdom",
             "generated/robot_kingdom",
+            main_quest=True,
             rule_packs=("war_machines",),
-            missing=("its main quest (planned)",),
         ),
         GameSpec(
             "saltglass",

@@ -272,6 +272,8 @@ class Translation:
             effects.append({"give": {gift: 1}, "unless_possessed": True})
         if effects:
             out["on_complete"] = effects
+        if raw.get("requires"):  # a goal-graph chapter's stage
+            out["requires"] = [str(r) for r in raw["requires"]]
         if raw.get("on_complete_feedback"):
             out["complete_text"] = self.text(raw["on_complete_feedback"])
         for flag in ("chapter_complete", "quest_complete"):
@@ -294,6 +296,10 @@ class Translation:
             }
             if chapter.get("intro"):
                 made["intro"] = self.text(chapter["intro"])
+            # A goal graph's root stage: its objective heads the guide's list of goals.
+            root = next((s for s in stages if s.get("id") == chapter.get("root_goal")), None)
+            if root is not None and root.get("objective"):
+                made["root_goal"] = self.text(root["objective"])
             out.append(made)
         return out
 

@@ -115,6 +115,7 @@ class MainQuest(BaseStepRule):
             state["vars"] = run_setup(world, game.rng, quest.setup)
             state["boss_owner"] = {}
             state["guide_names"] = {}
+            self._adopt_placed_bosses(quest, state, world)
         graph_chapters = self.graph_chapters(quest)  # also works out `_needs`, once per quest
         self._credit_boss_kills(game, res, state)
         needs = self._needs
@@ -138,6 +139,16 @@ class MainQuest(BaseStepRule):
             self._shared_bosses = any(boss.shared for boss in quest.bosses.values())
             self._quest = quest
         return self._graph_chapters
+
+    @staticmethod
+    def _adopt_placed_bosses(quest: MainQuestDef, state: dict[str, Any], world: World) -> None:
+        """A boss with `placed` is the NPC its setup step placed, everyone's from the start: a
+        kill by anyone, whenever, beats it (docs/world-format.md 11.1)."""
+        for key, boss in quest.bosses.items():
+            if boss.placed is not None:
+                npc_id = state["vars"].get(boss.placed[1:])
+                if isinstance(npc_id, str) and npc_id in world.npcs:
+                    state.setdefault("shared_bosses", {})[key] = npc_id
 
     @staticmethod
     def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
