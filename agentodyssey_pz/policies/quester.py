@@ -48,7 +48,8 @@ class QuestPlanner(Planner):
                 continue
             if self.agent.inventory_id is None:
                 key = self.deaths, self.issued
-                yield from self.ensure_inventory(INFINITE)  # long errands need a bag
+                with contextlib.suppress(Stuck):  # none to be had yet: on with my two hands
+                    yield from self.ensure_inventory(INFINITE)  # long errands need a bag
                 if (self.deaths, self.issued) != key:
                     continue
             if self.rewards:

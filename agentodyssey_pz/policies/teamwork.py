@@ -72,8 +72,12 @@ class Teamwork:
             return
         kinds = [o.id for o in world.objects.values() if o.is_container]
         ground, stock, _ = self.whereabouts()
-        if any(ground.get(d) or stock.get(d) for d in kinds):
-            return  # there is one to be had: the teammate can fetch it
+        purse = possession(world, self.game.agents[lacking[0]]).get(world.currency_id or "", 0)
+        if any(
+            ground.get(d) or (stock.get(d) and (world.objects[d].value or 0) <= purse)
+            for d in kinds
+        ):
+            return  # there is one to be had: the teammate can fetch (or afford) it
         craftable = [d for d in kinds if self.craft_cost(d, 1) < INFINITE]
         if not craftable:
             return
