@@ -274,9 +274,10 @@ def test_robot_kingdom_condition_translations(published) -> None:
     ]:
         assert only(stage) == {"kind": "npc_dead", "npc": var}
     # A boss's kill and its recorded defeat both read as the shared boss's defeat.
-    assert st["ch2_defeat_warden"]["done_any"] == [
-        {"kind": "boss_already_defeated", "boss": "ch2_warden_npc"}
-    ] * 2
+    assert (
+        st["ch2_defeat_warden"]["done_any"]
+        == [{"kind": "boss_already_defeated", "boss": "ch2_warden_npc"}] * 2
+    )
 
 
 def test_robot_kingdom_setup_and_bosses(published) -> None:
