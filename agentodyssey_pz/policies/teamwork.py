@@ -32,6 +32,7 @@ TEAM_WAIT = 600  # ticks I wait at the last boss for teammates before fighting i
 WANTING_KINDS = ("has_any_of", "holding", "equipped_any_of")
 KEPT_CATEGORIES = ("weapon", "armor")  # never passed on: they keep me alive on my way
 STATION_AHEAD_COST = 80  # the most a station for a later stage is worth building early
+AHEAD_EVERY = 10  # ticks between two looks at what to build ahead (and at each new stage)
 # Background rules that empty the grounds of areas nobody visits (war_machines' territory
 # reclamation): with one of them, stations for later stages are built early.
 GROUND_DECAY_RULES = ("territory_reclamation_step",)
@@ -42,6 +43,7 @@ class Teamwork:
 
     wait_for_team = False
     team_deadline: int | None = None
+    stations_checked: Any = None  # (stage, tick bucket) of the last look at what to build ahead
 
     def teammates(self: Any) -> list[Any]:
         """The other agents whose quest runs and is not complete."""
@@ -130,12 +132,13 @@ class Teamwork:
     def build_stations_ahead(self: Any) -> Plan:
         """Build a station that a recipe my stages ahead need calls for, and that no ground has,
         while it is cheap to build: in a world whose grounds empty over time (robot_kingdom's
-        reclaimed territory), its materials may be gone by the time the stage comes. Looked at
-        once per stage; the station stays where it is built."""
-        key = self.stage_key()
-        if getattr(self, "stations_checked", None) == key:
+        reclaimed territory), its materials may be gone by the time the stage comes. Looked at at
+        each stage and every AHEAD_EVERY ticks; the station stays where it is built."""
+        key = (self.stage_key(), self.game.tick_index // AHEAD_EVERY)
+        if self.stations_checked == key:
             return
-        if not any(rule in self.game.engine.rules for rule in GROUND_DECAY_RULES):
+        steps = {rule.name for rule in self.game.rule_set.step_rules}
+        if not steps.intersection(GROUND_DECAY_RULES):
             self.stations_checked = key
             return
         self.stations_checked = key
