@@ -65,9 +65,9 @@ class Teamwork:
         if chapter.is_goal_graph:
             done = set(progress["completed"])
             for stage in chapter.stages:
-                if stage.id not in done and stage.has_conditions:
-                    if all(r in done for r in stage.requires or ()):
-                        return stage
+                ready = all(r in done for r in stage.requires or ())
+                if stage.id not in done and stage.has_conditions and ready:
+                    return stage
             return None
         index = progress["stage"]
         return chapter.stages[index] if index < len(chapter.stages) else None
