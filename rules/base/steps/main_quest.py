@@ -420,12 +420,17 @@ class QuestRun:
     def refresh_goals(
         self, chapter: ChapterDef, *, announce: bool, active: list[StageDef] | None = None
     ) -> None:
-        """Start the goals that became active and write the guide's list of them. `active`: the
-        chapter's active stages, when the caller has them for the current completions."""
+        """Start the goals that became active and write the guide's list of them, when the
+        active goals changed (the list is written when goals start or close, not every tick).
+        `active`: the chapter's active stages, when the caller has them for the current
+        completions."""
         if active is None:
             active = self.active_stages(chapter)
         new = [s for s in active if s.id not in self.progress["active"]]
-        self.progress["active"] = [s.id for s in active]
+        ids = [s.id for s in active]
+        if not new and ids == self.progress["active"]:
+            return  # the same goals: the guide's list stands (as a linear stage's objective)
+        self.progress["active"] = ids
         if new:
             self.restart_reminders()
         for stage in new:
