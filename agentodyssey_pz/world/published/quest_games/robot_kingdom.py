@@ -12,7 +12,10 @@ Choices (docs/agentodyssey-games.md "robot_kingdom"): the kill stages of the aut
 ravagers and the ember scavenger are `npc_dead` (anyone's kill, at any time, counts: as published
 only the agent's own kill in the stage's tick did, which left every other agent stuck); a boss
 killed by anyone before its stage counts too (published, it came back). Everything else as
-published, e.g. `npc_has_coins` holds at once (the merchant starts with more than 15 coins).
+published, e.g. `npc_has_coins` holds at once (the merchant starts with more than 15 coins), and
+the war_machines pack's intimidation may kill the quest's friendly NPCs, which blocks their talk
+and purchase stages: its `intimidation_step` setting `guides` spares the definitions it lists.
+The quest has 4 goal-graph chapters and 40 stages (16 of them parents without a condition).
 """
 
 from typing import Any
