@@ -87,6 +87,7 @@ class QuestPlanner(Planner):
             ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),
             ("supply", self.supply_teammates),
             ("pass_on", self.pass_on),
+            ("stations", self.build_stations_ahead),
         )
         for name, chore in chores:
             if self.is_blocked(name):

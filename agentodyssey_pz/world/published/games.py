@@ -114,8 +114,8 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "robot_kingdom",
             "generated/robot_kingdom",
+            main_quest=True,
             rule_packs=("war_machines",),
-            missing=("its main quest (planned)",),
         ),
         GameSpec(
             "saltglass",

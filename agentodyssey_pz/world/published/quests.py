@@ -276,7 +276,8 @@ class Translation:
             out["on_start"] = on_start
         effects: list[dict[str, Any]] = []
         spawned = raw.get("spawns_boss_key")
-        if spawned and spawned not in self.placed_npcs:  # a placed NPC is there from the start
+        # A placed NPC is there from the start; a boss entry says itself what its spawn does.
+        if spawned and (spawned in self.bosses or spawned not in self.placed_npcs):
             effects.append({"spawn_boss": spawned})
         if raw.get("gives_coins"):
             effects.append({"give": {"$currency": int(raw["gives_coins"])}})
