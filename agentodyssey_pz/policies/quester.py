@@ -48,7 +48,8 @@ class QuestPlanner(Planner):
                 continue
             if self.agent.inventory_id is None:
                 key = self.deaths, self.issued
-                yield from self.ensure_inventory(INFINITE)  # long errands need a bag
+                with contextlib.suppress(Stuck):  # none to be had yet: my two hands for now
+                    yield from self.ensure_inventory(INFINITE)  # long errands need a bag
                 if (self.deaths, self.issued) != key:
                     continue
             if self.rewards:
@@ -86,6 +87,7 @@ class QuestPlanner(Planner):
             ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),
             ("supply", self.supply_teammates),
             ("pass_on", self.pass_on),
+            ("stations", self.build_stations_ahead),
         )
         for name, chore in chores:
             if self.is_blocked(name):

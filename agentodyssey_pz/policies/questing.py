@@ -101,6 +101,11 @@ class QuestReading:
             choice = next((c for c in cond.conditions if self.holds(c)), None)
             yield from self.satisfy(choice or min(cond.conditions, key=self.estimate))
         elif kind == "all_of":
+            # A text to carry is written last, where the other conditions are met (a text may
+            # not last: metropolis's nights rewrite documents); the pen and the blank come first.
+            for nested in cond.conditions:
+                if nested.kind in TEXT_CARRIED_KINDS and not self.holds(nested):
+                    yield from self.ready_note(nested.params.get("object"))
             for nested in sorted(cond.conditions, key=self.order_of):
                 yield from self.satisfy(nested)
         elif kind == "in_area":
@@ -198,11 +203,12 @@ class QuestReading:
         unless I carry one; brought into my hands when the condition looks only there."""
         p = cond.params
         text, contains = str(self.resolve(p["text"])), p.get("match") == "contains"
-        if not self.carries_text(text, contains):
-            yield from self.write_note(text)
+        kind = p.get("object")  # only a writable of that definition counts
+        if not self.carries_text(text, contains, kind=kind):
+            yield from self.write_note(text, kind)
         where = p.get("where") or ("hands" if cond.kind == "paper_text_equals_in_hands" else None)
-        if where is not None and not self.carries_text(text, contains, where):
-            note = self.note_with(text, contains)
+        if where is not None and not self.carries_text(text, contains, where, kind):
+            note = self.note_with(text, contains, kind)
             if note is not None:
                 yield from self.hold(note)
 

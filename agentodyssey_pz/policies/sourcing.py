@@ -18,7 +18,7 @@ from typing import Any
 
 from agentodyssey_pz.policies.planning import INFINITE, Plan, Replan, Stuck
 
-MAX_DEPTH = 6  # crafting chains planned at most this deep
+MAX_DEPTH = 8  # crafting chains planned at most this deep (two steps per recipe level)
 MAX_SOURCE_TRIES = 40  # sources followed by one `obtain` before it gives up
 MAX_GATHER_ROUNDS = 5  # passes over a recipe's ingredients before `craft` gives up
 SHORT_COIN_COST = 0.7  # route cost per coin still to earn before a purchase

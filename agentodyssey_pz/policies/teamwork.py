@@ -2,7 +2,7 @@
 
 Policies layer; a mixin of the planner (`planner.Planner`). The main quest runs for every agent,
 but a world may hold fewer of some thing than agents need (one bag, a relic a merchant stocks
-once). The quester then helps, in three ways that name no world's content:
+once). The quester then helps, in these ways that name no world's content:
 
 * `supply_teammates`: a teammate without an inventory in a world where no container lies about
   or waits in a merchant's stock cannot make one with two hands; I make one and leave it where I
@@ -11,6 +11,9 @@ once). The quester then helps, in three ways that name no world's content:
   merchant offers any more, which I carry and my own stages ahead no longer need (not even to
   make something they need; never a weapon or armour): I drop it where I stand, for the teammate
   to fetch.
+* `build_stations_ahead`: where a background rule empties unvisited grounds over time
+  (GROUND_DECAY_RULES), a station a recipe of my stages ahead needs, that no ground holds, is
+  built while it is cheap (its materials may be gone by the time the stage comes).
 * `waits_for_team` (opt-in, `wait_for_team`): at a last stage that only needs a shared boss
   beaten, I wait until every teammate has reached that stage too, at most TEAM_WAIT ticks, so
   that the one kill completes the quest for all of us (the episode ends with the first quest
@@ -28,6 +31,11 @@ from agentodyssey_pz.world.agents import possession
 TEAM_WAIT = 600  # ticks I wait at the last boss for teammates before fighting it anyway
 WANTING_KINDS = ("has_any_of", "holding", "equipped_any_of")
 KEPT_CATEGORIES = ("weapon", "armor")  # never passed on: they keep me alive on my way
+STATION_AHEAD_COST = 80  # the most a station for a later stage is worth building early
+AHEAD_EVERY = 10  # ticks between two looks at what to build ahead (and at each new stage)
+# Background rules that empty the grounds of areas nobody visits (war_machines' territory
+# reclamation): with one of them, stations for later stages are built early.
+GROUND_DECAY_RULES = ("territory_reclamation_step",)
 
 
 class Teamwork:
@@ -35,6 +43,7 @@ class Teamwork:
 
     wait_for_team = False
     team_deadline: int | None = None
+    stations_checked: Any = None  # (stage, tick bucket) of the last look at what to build ahead
 
     def teammates(self: Any) -> list[Any]:
         """The other agents whose quest runs and is not complete."""
@@ -47,15 +56,21 @@ class Teamwork:
         ]
 
     def stage_of(self: Any, agent: Any) -> Any:
-        """An agent's current stage in a linear chapter (None in a goal graph or past the end)."""
+        """An agent's current stage: in a linear chapter the one it is at, in a goal graph the
+        first active one with conditions (as it plays them); None past the end."""
         quest, progress = self.game.quests.main_quest, agent.progress.get("main_quest") or {}
         if quest is None or not progress:
             return None
         chapter = quest.chapters[min(progress["chapter"], len(quest.chapters) - 1)]
-        index = progress["stage"]
-        if chapter.is_goal_graph or index >= len(chapter.stages):
+        if chapter.is_goal_graph:
+            done = set(progress["completed"])
+            for stage in chapter.stages:
+                ready = all(r in done for r in stage.requires or ())
+                if stage.id not in done and stage.has_conditions and ready:
+                    return stage
             return None
-        return chapter.stages[index]
+        index = progress["stage"]
+        return chapter.stages[index] if index < len(chapter.stages) else None
 
     # ------------------------------------------------------------------ things
     def supply_teammates(self: Any) -> Plan:
@@ -72,8 +87,12 @@ class Teamwork:
             return
         kinds = [o.id for o in world.objects.values() if o.is_container]
         ground, stock, _ = self.whereabouts()
-        if any(ground.get(d) or stock.get(d) for d in kinds):
-            return  # there is one to be had: the teammate can fetch it
+        purse = possession(world, self.game.agents[lacking[0]]).get(world.currency_id or "", 0)
+        if any(
+            ground.get(d) or (stock.get(d) and (world.objects[d].value or 0) <= purse)
+            for d in kinds
+        ):
+            return  # there is one to be had: the teammate can fetch (or afford) it
         craftable = [d for d in kinds if self.craft_cost(d, 1) < INFINITE]
         if not craftable:
             return
@@ -110,6 +129,36 @@ class Teamwork:
                         yield f"drop {world.name_of(held)}"
                     return
 
+    def build_stations_ahead(self: Any) -> Plan:
+        """Build a station that a recipe my stages ahead need calls for, and that no ground has,
+        while it is cheap to build: in a world whose grounds empty over time (robot_kingdom's
+        reclaimed territory), its materials may be gone by the time the stage comes. Looked at at
+        each stage and every AHEAD_EVERY ticks; the station stays where it is built."""
+        key = (self.stage_key(), self.game.tick_index // AHEAD_EVERY)
+        if self.stations_checked == key:
+            return
+        steps = {rule.name for rule in self.game.rule_set.step_rules}
+        if not steps.intersection(GROUND_DECAY_RULES):
+            self.stations_checked = key
+            return
+        self.stations_checked = key
+        world = self.world
+        needed = sorted(
+            {
+                dep
+                for did in self.needs_ahead()
+                if did in world.objects
+                for dep in world.objects[did].craft.dependencies
+            }
+        )
+        for dep in needed:
+            obj = world.objects.get(dep)
+            if obj is None or not obj.craft.ingredients or self.station_area(dep) is not None:
+                continue
+            if self.craft_cost(dep, 1) < STATION_AHEAD_COST:
+                yield from self.craft(dep, 1, take=False)
+                return
+
     @staticmethod
     def wanted_by(cond: Any) -> list[str]:
         """The objects a condition asks an agent to have or to buy."""
@@ -128,11 +177,14 @@ class Teamwork:
         quest = self.game.quests.main_quest
         progress = self.progress
         wanted: set[str] = set()
+        done = set(progress.get("completed", ()))  # a goal graph's stages close in any order
         for c, chapter in enumerate(quest.chapters):
             if c < progress.get("chapter", 0):
                 continue
             for i, stage in enumerate(chapter.stages):
                 if c == progress.get("chapter", 0) and i < progress.get("stage", 0):
+                    continue
+                if stage.id in done:
                     continue
                 for cond in walk_conditions((*(stage.done_all or ()), *(stage.done_any or ()))):
                     wanted.update(self.wanted_by(cond))

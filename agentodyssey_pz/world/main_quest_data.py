@@ -266,8 +266,8 @@ def _check_setup(
             if source not in owners and getattr(step, field) != default:
                 key = field.rstrip("_")
                 problems.error(f"{where}.{key}", f"'{key}' goes with {' or '.join(owners)}")
-        if step.area is not None and step.area not in scope.areas:
-            problems.error(f"{where}.area", f"unknown area '{step.area}'")
+        if step.area is not None:  # an area, or a second name for an earlier area variable
+            check_area_ref(step.area, scope, f"{where}.area", problems)
         for j, area in enumerate(step.areas or ()):
             if area not in scope.areas:
                 problems.error(f"{where}.areas[{j}]", f"unknown area '{area}'")
@@ -307,6 +307,10 @@ def _check_bosses(
         if boss.npc not in scope.npcs:
             problems.error(f"{where}.npc", f"unknown NPC '{boss.npc}'")
         check_area_ref(boss.in_, scope, f"{where}.in", problems)
+        if boss.placed is not None:
+            check_npc_ref(boss.placed, scope, f"{where}.placed", problems)
+            if not boss.shared:
+                problems.error(f"{where}.placed", "a placed boss is everyone's: set 'shared'")
         check_choice(boss.reset_hp_on_defeat, BOSS_RESETS, f"{where}.reset_hp_on_defeat", problems)
         for stat in ("hp", "attack"):
             if getattr(boss, stat) is not None and getattr(boss, stat) < 1:

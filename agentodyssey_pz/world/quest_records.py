@@ -190,6 +190,8 @@ class BossDef:
     modifiers: tuple[BossModifier, ...] = ()
     shared: bool = False
     reset_hp_on_defeat: str = "max"  # after beating an agent: "max", "stage_start" or "never"
+    # A `$variable` of a setup `place_npc` step: the (shared) boss is that NPC from the start.
+    placed: str | None = None
 
 
 @attrs.frozen

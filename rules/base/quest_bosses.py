@@ -31,13 +31,17 @@ def base_stats(state: dict[str, Any], npc: Npc) -> tuple[int, int]:
 def reset_after_defeat(boss: BossDef, npc: Npc, state: dict[str, Any]) -> None:
     """The boss beat an agent: back to its current maximum (`max`), to the health it had when its
     stage first became active (`stage_start`: noted by the main quest when a stage with
-    `spawn_boss` in `on_start` starts; else the health it was created with; never above its
-    maximum), or left as it is (`never`)."""
+    `spawn_boss` in `on_start` starts; else the health it was created with, or for a boss a
+    setup step placed, none; never above its maximum), or left as it is (`never`)."""
     mode = boss.reset_hp_on_defeat
     if mode == "max":
         npc.hp = npc.max_hp
     elif mode == "stage_start":
-        start = state.get("boss_start_hp", {}).get(npc.id, base_stats(state, npc)[0])
+        start = state.get("boss_start_hp", {}).get(npc.id)
+        if start is None:
+            if npc.id not in state.get("boss_base", {}):
+                return  # a placed boss before its stage: nothing to go back to yet
+            start = base_stats(state, npc)[0]
         npc.hp = min(start, npc.max_hp)
 
 

@@ -124,7 +124,7 @@ def run_setup(world: World, rng: random.Random, setup: Iterable[SetupStep]) -> d
         if step.value is not None:
             value: Any = step.value
         elif step.area is not None:
-            value = step.area
+            value = resolve(step.area)  # an area id, or an earlier area variable's value
         elif step.areas is not None:
             value = list(step.areas)
         elif step.pick_areas is not None or step.pick_area:

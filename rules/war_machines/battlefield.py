@@ -45,12 +45,11 @@ from agentodyssey_pz.world.world import World
 
 from .common import (
     GUIDE_DEFINITIONS,
-    friendly_npcs,
-    living_enemies,
+    friendly_ids,
     tell_area,
     tutorial_area,
     tutorial_place,
-    vulnerable,
+    vulnerable_table,
 )
 
 
@@ -63,6 +62,7 @@ class Cannibalize(BaseStepRule):
     name = "war_machine_cannibalize_step"
     priority = 3
     description = "Wounded war machines in a fight devour the most valuable item on the floor."
+    settings = {"protect_quest_objects": False}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
@@ -70,6 +70,9 @@ class Cannibalize(BaseStepRule):
         for agent in game.agents.values():
             for npc_id, engagement in agent.combats.items():
                 seen.setdefault(npc_id, engagement.area_id)
+        if not seen:
+            return
+        table = vulnerable_table(world, self.settings["protect_quest_objects"])
         for npc_id, area_id in seen.items():
             npc = world.npcs.get(npc_id)
             if npc is None or npc.hp <= 0 or not npc.enemy or area_id not in world.areas:
@@ -82,7 +85,7 @@ class Cannibalize(BaseStepRule):
             ground = world.areas[area_id].objects
             best, best_value = None, 0
             for oid, count in ground.items():
-                obj = vulnerable(world, oid)
+                obj = table[oid]
                 if count <= 0 or obj is None or obj.value is None or obj.value <= 0:
                     continue
                 if obj.value > best_value:
@@ -122,10 +125,10 @@ class CorruptionDecay(BaseStepRule):
     description = "Floors where enemies died corrode what is left lying there."
     state_key = "corruption_decay"
     state_shape = Record({"marked": MapOf(int), "decay": MapOf(MapOf(int))})
-    settings = {"threshold": 8, "warn_at": 6, "every": 2}
+    settings = {"threshold": 8, "warn_at": 6, "every": 2, "protect_quest_objects": False}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
-        game, world = ctx.game, ctx.world
+        game, world, s = ctx.game, ctx.world, self.settings
         state = world.auxiliary.get(self.state_key)
         if state is None:
             state = world.auxiliary[self.state_key] = {"marked": {}, "decay": {}}
@@ -139,17 +142,21 @@ class CorruptionDecay(BaseStepRule):
                 continue
             if not tutorial_area(world, area_id):
                 marked.setdefault(area_id, step)
-        if step < 0 or step % self.settings["every"] != 0:
+        if not marked or step < 0 or step % s["every"] != 0:
             return
+        table = vulnerable_table(world, s["protect_quest_objects"])
         for area_id in list(marked):
             area = world.areas.get(area_id)
             if area is None:
                 continue
-            counters = decay.setdefault(area_id, {})
+            counters = decay.get(area_id)
+            if counters is None and not area.objects:
+                continue  # nothing to count, nothing to record
+            if counters is None:
+                counters = decay[area_id] = {}
             targets = [
-                (oid, n) for oid, n in area.objects.items()
-                if n > 0 and vulnerable(world, oid) is not None
-            ]  # fmt: skip
+                (oid, n) for oid, n in area.objects.items() if n > 0 and table[oid] is not None
+            ]
             present = {oid for oid, _ in targets}
             for oid in list(counters):
                 if oid not in present:
@@ -201,14 +208,24 @@ class Intimidation(BaseStepRule):
         game, world, s = ctx.game, ctx.world, self.settings
         totals: dict[str, Any] = world.auxiliary.setdefault(self.state_key, {})
         tutorial = tutorial_place(world)
+        npcs, guides = world.npcs, s["guides"]
+        friendly = friendly_ids(world, guides)
         for area_id, area in world.areas.items():
-            if not area.npcs or (tutorial is not None and area.place_id == tutorial):
+            if friendly.isdisjoint(area.npcs):
+                continue  # no friendly NPC here, alive or dead: nobody to intimidate
+            if tutorial is not None and area.place_id == tutorial:
                 continue
-            enemies = living_enemies(world, area_id)
-            if not enemies:
-                continue
-            friends = friendly_npcs(world, area_id, s["guides"])
-            if not friends:
+            enemies: list[Npc] = []
+            friends: list[Npc] = []
+            for npc_id in area.npcs:  # one pass: both lists in area order
+                npc = npcs.get(npc_id)
+                if npc is None or npc.hp <= 0:
+                    continue
+                if npc.enemy:
+                    enemies.append(npc)
+                elif npc.def_id not in guides:
+                    friends.append(npc)
+            if not enemies or not friends:
                 continue
             damage = s["damage_per_enemy"] * len(enemies)
             for npc in friends:

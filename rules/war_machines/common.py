@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import GameView
+from agentodyssey_pz.rules.context import GameView, WorldTable
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import MapOf, Record
 from agentodyssey_pz.world.agents import (
@@ -68,25 +68,57 @@ def is_guide(npc: Npc, guides: Iterable[str] = GUIDE_DEFINITIONS) -> bool:
     return npc.def_id in guides
 
 
+def friendly_ids(world: World, guides: Iterable[str]) -> frozenset[str]:
+    """Ids of the world's non-enemy NPCs that are not guides, dead or alive: who may be warned
+    about or intimidated. Worked out again only when NPCs are added (`world.derived`; an NPC's
+    kind never changes), so a rule asks `isdisjoint(area.npcs)` before reading any NPC."""
+    key = (STATE_KEY, "friends", tuple(guides))
+    npcs = world.npcs
+    found = world.derived.get(key)
+    if found is None or found[0] != len(npcs):
+        kinds = tuple(guides)
+        ids = frozenset(i for i, n in npcs.items() if not n.enemy and n.def_id not in kinds)
+        found = world.derived[key] = (len(npcs), ids)
+    return found[1]
+
+
 def friendly_npcs(world: World, area_id: str, guides: Iterable[str]) -> list[Npc]:
     """Living non-enemy NPCs of the area that are not guides, in the area's order."""
+    here = world.areas[area_id].npcs
+    friends = friendly_ids(world, guides)
+    if friends.isdisjoint(here):
+        return []
     npcs = world.npcs
     out = []
-    for npc_id in world.areas[area_id].npcs:
+    for npc_id in here:
         npc = npcs.get(npc_id)
-        if npc is not None and not npc.enemy and npc.hp > 0 and not is_guide(npc, guides):
+        if npc is not None and npc_id in friends and npc.hp > 0:
             out.append(npc)
     return out
 
 
-def living_enemies(world: World, area_id: str) -> list[Npc]:
-    npcs = world.npcs
-    out = []
-    for npc_id in world.areas[area_id].npcs:
-        npc = npcs.get(npc_id)
-        if npc is not None and npc.enemy and npc.hp > 0:
-            out.append(npc)
-    return out
+class OfDefinitions(dict):  # type: ignore[type-arg]
+    """Per object id, whether its definition is one of `definitions` (an instance counts under
+    its definition), filled on demand."""
+
+    def __init__(self, world: World, definitions: frozenset[str]) -> None:
+        super().__init__()
+        self.world, self.definitions = world, definitions
+
+    def __missing__(self, oid: str) -> bool:
+        found = self[oid] = self.world.def_of(oid).id in self.definitions
+        return found
+
+
+def of_definitions(world: World, definitions: Iterable[str]) -> OfDefinitions:
+    """The `OfDefinitions` table of this world for these definitions (kept in `world.derived`,
+    emptied when names or definitions change)."""
+    kinds = tuple(definitions)
+    key = (STATE_KEY, "of_definitions", kinds)
+    table = world.derived.get(key)
+    if table is None:
+        table = world.derived[key] = OfDefinitions(world, frozenset(kinds))
+    return table
 
 
 # --------------------------------------------------------------------------------- coins
@@ -120,18 +152,40 @@ def pay(world: World, agent: AgentState, amount: int, res: RuleResult) -> None:
 
 
 # ----------------------------------------------------------------------------- ground stacks
-def vulnerable(world: World, oid: str) -> ObjectDef | None:
-    """The definition of a ground id that decay, reclamation and cannibalising may take: a
+class Vulnerable(WorldTable):
+    """Per ground id, its definition if decay, reclamation and cannibalising may take it: a
     defined, non-instance id whose definition is no station, currency or container and whose
-    usage is not writable or unlock. Quest objects are not protected (as published)."""
-    if world.is_instance(oid):
-        return None
-    obj = world.find_def(oid)
-    if obj is None or obj.category in (STATION, CURRENCY, CONTAINER):
-        return None
-    if obj.usage in (WRITABLE, UNLOCK):
-        return None
-    return obj
+    usage is not writable or unlock; else None. Quest objects are not protected (as published)."""
+
+    def work_out(self, oid: str) -> ObjectDef | None:
+        world = self.world
+        if world.is_instance(oid):
+            return None
+        obj = world.find_def(oid)
+        if obj is None or obj.category in (STATION, CURRENCY, CONTAINER):
+            return None
+        if obj.usage in (WRITABLE, UNLOCK):
+            return None
+        return obj
+
+
+class VulnerableButQuest(Vulnerable):
+    """`Vulnerable`, and not a quest object: a definition flagged `quest` or listed as
+    undistributable (where the imported main quest puts its objects)."""
+
+    def work_out(self, oid: str) -> ObjectDef | None:
+        obj = super().work_out(oid)
+        if obj is None or obj.quest:
+            return None
+        if obj.id in self.world.definition.initializations.undistributable_objects:
+            return None
+        return obj
+
+
+def vulnerable_table(world: World, protect_quest: bool) -> Any:
+    """The id -> definition-or-None table of what lies vulnerable on a ground (setting
+    `protect_quest_objects` of the three rules that take from floors picks the second)."""
+    return (VulnerableButQuest if protect_quest else Vulnerable).of(world)
 
 
 TUTORIAL_KEY = "tutorial_room"  # world.auxiliary of the base pack's tutorial rule
@@ -166,6 +220,15 @@ def new_npc(game: GameView, proto: NpcDef, level: int, area_id: str) -> Npc:
     npc = create_npc(world, proto, index, level, game.rng, options)
     world.add_npc(npc, area_id)
     return npc
+
+
+def game_step_rule(game: GameView, name: str) -> Any:
+    """The game's step rule of that name (the engine's game lists its rules in `step_rules`), or
+    None: for a rule that must hand one agent to another now (a death in the middle of a tick)."""
+    for rule in getattr(game, "step_rules", ()):
+        if rule.name == name:
+            return rule
+    return None
 
 
 def enemy_engagements(world: World, agent: AgentState) -> list[Npc]:

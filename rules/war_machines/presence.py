@@ -29,8 +29,9 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
+from agentodyssey_pz.world.agents import AgentState
 
-from .common import GUIDE_DEFINITIONS, PRESENCE, friendly_npcs, peek, record
+from .common import GUIDE_DEFINITIONS, PRESENCE, STATE_KEY, friendly_npcs, peek, record
 
 WARNINGS = {
     "attack": (
@@ -59,17 +60,24 @@ class UnitedPresence(BaseStepRule):
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game = ctx.game
-        groups: dict[str, list] = {}
-        for agent in game.agents.values():
+        agents = game.agents.values()
+        groups: dict[str, list[AgentState]] = {}  # living agents by area, in agent order
+        for agent in agents:
             if agent.hp > 0:
-                groups.setdefault(agent.area_id, []).append(agent)
-        together = {a.id for members in groups.values() if len(members) >= 2 for a in members}
-        for agent in game.agents.values():
-            old = peek(agent, PRESENCE, 0)
-            if agent.id not in together and old > 0:
+                members = groups.get(agent.area_id)
+                if members is None:
+                    groups[agent.area_id] = [agent]
+                else:
+                    members.append(agent)
+        for agent in agents:
+            mine = agent.progress.get(STATE_KEY)
+            old = mine.get(PRESENCE, 0) if mine else 0
+            if old > 0 and (agent.hp <= 0 or len(groups[agent.area_id]) < 2):  # not together
                 agent.defense = max(0, agent.defense - old)
-                record(agent)[PRESENCE] = 0
+                mine[PRESENCE] = 0
                 res.say(agent.id, "presence.lost", f"Alone again, I lose {old} defense.")
+        if len(groups) == len(game.agents):
+            return  # everyone alone (or dead): nobody stands together
         for area_id, members in groups.items():
             if len(members) < 2:
                 continue

@@ -26,7 +26,16 @@ from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
 
-from .common import ALLY, GUIDE_DEFINITIONS, coins_held, is_guide, pay, peek, record
+from .common import (
+    ALLY,
+    GUIDE_DEFINITIONS,
+    coins_held,
+    friendly_ids,
+    is_guide,
+    pay,
+    peek,
+    record,
+)
 
 
 def cost_of(npc: Npc, settings: Any) -> int:
@@ -117,11 +126,17 @@ class Rally(BaseActionRule):
         return [params for _, params in self.mask_targets(ctx)]
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
-        agent, world = ctx.actor, ctx.world
-        if has_ally(agent):
+        agent, world, s = ctx.actor, ctx.world, self.settings
+        if has_ally(agent) or friendly_ids(world, s["guides"]).isdisjoint(
+            world.areas[agent.area_id].npcs
+        ):
+            return []  # (no friendly NPC here: nobody to rally)
+        npcs = nameable_npcs(world, agent, ctx.shared)
+        if not npcs:
             return []
+        coins, guides = coins_held(world, agent), s["guides"]  # refusal()'s checks, coins once
         return [
             (npc.def_id, (npc.name,))
-            for npc in nameable_npcs(world, agent, ctx.shared)
-            if refusal(world, agent, npc, npc.name, self.settings) is None
+            for npc in npcs
+            if not npc.enemy and npc.def_id not in guides and coins >= cost_of(npc, s)
         ]

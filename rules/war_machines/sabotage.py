@@ -17,7 +17,8 @@ among the attack positions, else among the others (a `choice` either way); with 
 `choice` among all positions. That action leaves the instance's pattern for good. My rhythm
 index against it: at or past the new length it wraps (`index % new length`); else, when the
 removed position was before it, it moves back by one. Other agents' indices against the NPC are
-not adjusted (as published). Event `mechanism_jammed {npc_id, obj_id, removed_action,
+not adjusted (as published, docs/rule-packs.md; setting `adjusts_every_index` moves every
+agent's index against it the same way). Event `mechanism_jammed {npc_id, obj_id, removed_action,
 remaining_pattern, area_id}`.
 
 Catalogue: one entry per NPC prototype each (the first suitable unit in hand order at the first
@@ -98,6 +99,13 @@ def jam_plan(world: World, agent: AgentState, obj_name: str, npc_name: str) -> A
     if obj.category == CURRENCY:
         return "jam.currency", f"I cannot jam with {obj_name}: coins are too small to jam gears."
     return npc, oid, obj
+
+
+def shifted(index: int, removed: int, length: int) -> int:
+    """A rhythm index after the action at `removed` left a pattern, now `length` long."""
+    if index >= length:
+        return index % length
+    return index - 1 if removed < index else index
 
 
 def use_one(agent: AgentState, oid: str, res: RuleResult) -> None:
@@ -193,7 +201,12 @@ class Jam(SabotageVerb):
         "Jam something I hold into an enemy I fight: one of its moves (more likely an attack, the "
         "heavier the object) is gone for good."
     )
-    settings = {"attack_chance_base": 0.6, "attack_chance_per_weight": 0.005, "most": 0.9}
+    settings = {
+        "attack_chance_base": 0.6,
+        "attack_chance_per_weight": 0.005,
+        "most": 0.9,
+        "adjusts_every_index": False,
+    }
 
     plan = staticmethod(jam_plan)
 
@@ -218,12 +231,11 @@ class Jam(SabotageVerb):
             removed = rng.choice(attacks or others)
         action = pattern.pop(removed)
         npc.combat_pattern = tuple(pattern)
-        engagement = agent.combats[npc.id]
-        index = engagement.rhythm_index
-        if index >= len(pattern):
-            engagement.rhythm_index = index % len(pattern)
-        elif removed < index:
-            engagement.rhythm_index = index - 1
+        fighters = ctx.game.agents.values() if s["adjusts_every_index"] else (agent,)
+        for fighter in fighters:
+            engagement = fighter.combats.get(npc.id)
+            if engagement is not None:
+                engagement.rhythm_index = shifted(engagement.rhythm_index, removed, len(pattern))
         res.say(
             agent.id,
             "jam.done",

@@ -32,7 +32,9 @@ origin (none: straight home); it stops being tracked once home (or gone). State
 extra unit costs 2 HP: a line, `devil_forged_corruption {devil_forged_count, excess, damage,
 remaining_hp, area_id}`; at 0 HP or below HP is set to 0 and `agent_defeated_by_corruption
 {devil_forged_count, area_id}` follows. It runs after death handling (as published): an agent
-drained to 0 stays at 0 HP until the next tick's death rule.
+drained to 0 stays at 0 HP until the next tick's death rule (it may act in between). With setting
+`dies_at_once` the game's death rule handles such an agent at once (docs/rule-packs.md "The
+war_machines pack").
 """
 
 from __future__ import annotations
@@ -44,17 +46,21 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT, location
 from agentodyssey_pz.rules.state_shape import MapOf, Record
-from agentodyssey_pz.world.agents import remove_count, units_by_definition
+from agentodyssey_pz.world.agents import remove_count
+from agentodyssey_pz.world.schema import NpcDef
 from agentodyssey_pz.world.world import World
 
 from .common import (
     GUIDE_DEFINITIONS,
+    STATE_KEY,
+    game_step_rule,
     is_guide,
     new_npc,
+    of_definitions,
     tell_area,
     tutorial_area,
     tutorial_place,
-    vulnerable,
+    vulnerable_table,
 )
 
 MERCHANT = "merchant"
@@ -88,7 +94,13 @@ class TerritoryReclamation(BaseStepRule):
             "records": MapOf(Record({"ticks": int, "last_tick_step": int, "spawned_enemies": int})),
         }
     )
-    settings = {"dormant_after": 8, "every": 3, "decay_share": 0.15, "most_spawns": 3}
+    settings = {
+        "dormant_after": 8,
+        "every": 3,
+        "decay_share": 0.15,
+        "most_spawns": 3,
+        "protect_quest_objects": False,
+    }
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
@@ -97,25 +109,28 @@ class TerritoryReclamation(BaseStepRule):
             state = world.auxiliary[self.state_key] = {"last_visited": {}, "records": {}}
         visited, records = state["last_visited"], state["records"]
         step = game.tick_index
-        occupied = set(game.occupied_areas())
+        occupied = game.occupied_areas()
         tutorial = tutorial_place(world)
-        for area_id in world.areas:
-            if area_id in occupied or area_id not in visited:
+        for area_id in world.areas:  # new areas in definition order, before the occupied ones
+            if area_id not in visited:
                 visited[area_id] = step
+        for area_id in occupied:
+            visited[area_id] = step
+            records.pop(area_id, None)  # (none is ever made for the spawn area or a tutorial room)
+        dormant_since = step - s["dormant_after"]  # visited at or before: dormant
+        spawn = world.spawn_area
         for area_id, area in world.areas.items():
-            if area_id == world.spawn_area or (tutorial is not None and area.place_id == tutorial):
+            last = visited[area_id]
+            if last > dormant_since or area_id == spawn or area_id in occupied:
                 continue
-            if area_id in occupied:
-                records.pop(area_id, None)
+            if tutorial is not None and area.place_id == tutorial:
                 continue
-            dormancy = step - visited[area_id]
-            if dormancy < s["dormant_after"]:
-                continue
+            dormancy = step - last
             rec = records.get(area_id)
             if rec is None:
                 rec = records[area_id] = {
                     "ticks": 0,
-                    "last_tick_step": visited[area_id] + s["dormant_after"],
+                    "last_tick_step": last + s["dormant_after"],
                     "spawned_enemies": 0,
                 }
             if step - rec["last_tick_step"] < s["every"]:
@@ -129,9 +144,10 @@ class TerritoryReclamation(BaseStepRule):
     ) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
         ground = world.areas[area_id].objects
+        table = vulnerable_table(world, s["protect_quest_objects"])
         decayed: dict[str, int] = {}
         for oid, count in list(ground.items()):
-            if count <= 0 or vulnerable(world, oid) is None:
+            if count <= 0 or table[oid] is None:
                 continue
             lost = min(count, max(1, int(count * s["decay_share"])))
             remove_count(ground, oid, lost)
@@ -139,9 +155,7 @@ class TerritoryReclamation(BaseStepRule):
             decayed[oid] = lost
         spawned = None
         if rec["spawned_enemies"] < s["most_spawns"]:
-            protos = [
-                p for p in world.npc_protos.values() if p.enemy and not p.unique and not p.quest
-            ]
+            protos = raiders(world)
             if protos:
                 proto = game.rng.choice(protos)
                 npc = new_npc(game, proto, world.areas[area_id].level, area_id)
@@ -289,6 +303,18 @@ class ForgeEchoMigration(BaseStepRule):
             origins.pop(npc_id, None)
 
 
+def raiders(world: World) -> list[NpcDef]:
+    """The enemy prototypes reclamation may bring in (non-unique, non-quest; definition order),
+    kept in `world.derived`."""
+    key = (STATE_KEY, "raiders", len(world.npc_protos))  # (world expansion adds prototypes)
+    found = world.derived.get(key)
+    if found is None:
+        found = world.derived[key] = [
+            p for p in world.npc_protos.values() if p.enemy and not p.unique and not p.quest
+        ]
+    return found
+
+
 def next_hop(world: World, start: str, goal: str) -> str | None:
     """The first area on a shortest path over open shared paths (path order breaks ties)."""
     came: dict[str, str | None] = {start: None}
@@ -310,21 +336,33 @@ class DevilForgedCorruption(BaseStepRule):
     name = "devil_forged_corruption_step"
     priority = 12
     description = "Carrying more than 3 devil-forged items drains 2 HP per extra item each tick."
-    settings = {"definitions": DEVIL_FORGED, "safe": 3, "damage_per_unit": 2}
+    settings = {
+        "definitions": DEVIL_FORGED,
+        "safe": 3,
+        "damage_per_unit": 2,
+        "dies_at_once": False,
+    }
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, self.settings
-        forged = set(s["definitions"])
+        forged, safe, containers = None, s["safe"], world.containers
         for agent in game.agents.values():
             if agent.hp <= 0:
                 continue
             stores = [agent.hands, agent.equipped]
             if agent.inventory_id is not None:
-                stores.append(world.containers[agent.inventory_id].items)
-            stores += [world.containers[o].items for o in agent.hands if o in world.containers]
-            units = units_by_definition(world, stores)
-            count = sum(n for d, n in units.items() if d in forged)
-            excess = count - s["safe"]
+                stores.append(containers[agent.inventory_id].items)
+            stores += [containers[o].items for o in agent.hands if o in containers]
+            if sum(sum(store.values()) for store in stores) <= safe:
+                continue  # too few things carried to be over the limit
+            if forged is None:
+                forged = of_definitions(world, s["definitions"])
+            count = 0
+            for store in stores:
+                for oid, n in store.items():
+                    if forged[oid]:
+                        count += n
+            excess = count - safe
             if excess <= 0:
                 continue
             damage = s["damage_per_unit"] * excess
@@ -353,3 +391,7 @@ class DevilForgedCorruption(BaseStepRule):
                     agent.id,
                     {"devil_forged_count": count, "area_id": agent.area_id},
                 )
+                if s["dies_at_once"]:
+                    death = game_step_rule(game, "death_and_respawn_step")
+                    if hasattr(death, "apply_to"):  # this pack's death rule (combat.py)
+                        death.apply_to(ctx, res, agent)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from adapter import test_masks_exact as exact
 from adapter.rollouts import restore, snapshot
 from harness import clear_world, give, move_to, put_on_ground, spawn_npc
 from war_machines_helper import AUTOMATON, KAEL, MARSHAL, WORLD, YARD
 
 import agentodyssey_pz
+from agentodyssey_pz.audit import audit
 from agentodyssey_pz.world.agents import Engagement
 
 MASKED_SAMPLE = 12  # masked entries tried per agent and state (every unmasked one is)
@@ -103,3 +105,20 @@ def test_catalogue_shapes(env) -> None:
     assert by_verb["salvage"] == by_verb["overload"] == objects
     assert by_verb["rally"] == by_verb["siphon"] == by_verb["jam"] == protos
     assert by_verb["scavenge"] == [None]
+
+
+# ------------------------------------------------------------------ sixteen agents
+@pytest.mark.parametrize("tutorial", [True, False], ids=["tutorial", "no-tutorial"])
+def test_sixteen_agents_keep_exact_masks(published, tutorial, monkeypatch) -> None:
+    """The broad sweep of tests/adapter/test_masks_exact.py with a crowd: listings that share a
+    crowded area's work (`ctx.shared`) and the pack's background rules with many agents."""
+    monkeypatch.setattr(exact, "AGENTS", 16)
+    monkeypatch.setattr(exact, "BROAD_STATES", 160)
+    _env, unmasked, _ = exact.sweep(WORLD, tutorial)
+    assert "wait" in unmasked and len(unmasked) >= 6
+
+
+@pytest.mark.parametrize("tutorial", [True, False], ids=["tutorial", "no-tutorial"])
+def test_sixteen_agents_keep_every_promise(published, tutorial) -> None:
+    report = audit(WORLD, agents=16, ticks=60, states=4, tutorial=tutorial, seed=5)
+    assert report.ok, report.text()

@@ -352,3 +352,83 @@ def test_scavenge_tiers_follow_unique_kills(game) -> None:
             assert data["tier_discovery_prob"] == 0.95 and data["unique_kills"] == 10
             assert 1 <= sum(data["found_items"].values()) <= 3
             assert all(game.world.objects[d].level <= 3 for d in data["found_items"])
+
+
+# ------------------------------------------------------------------------- more refusals
+def test_siphon_refuses_a_thing_without_value(game) -> None:
+    enemy = foe(game)
+    give(game, "agent_0", "obj_coin")  # currency: no value
+    coin = game.world.objects["obj_coin"].name
+    check_refused(game, f"siphon {coin} {enemy.name}", "siphon.no_value")
+    give(game, "agent_0", "obj_war_engine_heart")
+    heart = game.world.objects["obj_war_engine_heart"].name
+    check_refused(game, f"siphon {heart} {enemy.name}", "siphon.no_value")
+    assert valid_params(game, "siphon") == []
+
+
+def test_jam_refusals_shared_with_siphon(game) -> None:
+    give(game, "agent_0", "obj_cog")
+    check_refused(game, "jam cog nobody", "jam.not_here")
+    spawn_npc(game, MARSHAL, YARD)
+    check_refused(game, "jam cog old_marshal", "jam.not_enemy")
+    idle = foe(game, agent_id=None)
+    check_refused(game, f"jam cog {idle.name}", "jam.not_fighting")
+    enemy = foe(game)
+    give(game, "agent_0", "obj_paper")
+    paper = game.world.name_of(next(o for o in agent(game).hands if o.startswith("obj_paper")))
+    check_refused(game, f"jam {paper} {enemy.name}", "jam.instance")
+    give(game, "agent_0", "obj_workbench")
+    bench = game.world.objects["obj_workbench"].name
+    check_refused(game, f"jam {bench} {enemy.name}", "jam.station")
+    assert valid_params(game, "jam") == [("cog", enemy.name)]
+
+
+def test_death_clears_the_ally(game) -> None:
+    me = agent(game)
+    spawn_npc(game, MARSHAL, YARD, 1)
+    give(game, "agent_0", "obj_coin", 12)
+    act(game, "agent_0", "rally old_marshal")
+    assert me.progress["war_machines"]["ally"]["rounds_left"] == 3
+    me.hp = 0
+    step(game, "death_and_respawn_step")
+    assert "ally" not in me.progress["war_machines"]
+
+
+# ----------------------------------------------------------------------- scavenge's draws
+def test_scavenge_draw_counts_and_weights(game) -> None:
+    """Top tier (10 kills: chance 0.95, 1-3 items, level bonus 2) in the courtyard (level 1): the
+    count is `randint(1, 3)` (each 1/3), each find one `choices` draw weighted 1.0 at the area's
+    level, 0.5 one level off, 0.2 two off, x1.5 without a recipe; levels above 3 never come.
+    Per-draw shares of every kind against their weights (4.5 standard deviations)."""
+    world = game.world
+    banned = set(world.definition.initializations.undistributable_objects)
+    weights = {}
+    for obj in world.objects.values():
+        if obj.category in ("station", "currency", "container") or obj.usage == "writable":
+            continue
+        if obj.id in banned or obj.quest or obj.level > 3:
+            continue
+        w = {0: 1.0, 1: 0.5, 2: 0.2}[abs(obj.level - 1)]
+        weights[obj.id] = w * (1.5 if not obj.craft.ingredients else 1.0)
+    total = sum(weights.values())
+    counts = {1: 0, 2: 0, 3: 0}
+    drawn: dict[str, int] = {}
+    rolls = TRIALS // 2
+    for seed in range(rolls):
+        stage(game, seed)
+        for k in range(10):
+            agent(game).unique_kills[f"npc_x_{k}"] = None
+        kind, data = main_events(act(game, "agent_0", "scavenge"))[-1]
+        if kind != "area_scavenged":
+            continue
+        found = data["found_items"]
+        counts[sum(found.values())] += 1
+        for def_id, n in found.items():
+            assert def_id in weights
+            drawn[def_id] = drawn.get(def_id, 0) + n
+    finds = sum(counts.values())
+    assert within(finds, rolls, 0.95)
+    assert all(within(counts[n], finds, 1 / 3) for n in (1, 2, 3))
+    draws = sum(drawn.values())
+    for def_id, w in weights.items():
+        assert within(drawn.get(def_id, 0), draws, w / total), def_id

@@ -194,3 +194,359 @@ def test_bootstrap_statement_forms() -> None:
     assert found == {
         "lit": "x", "const": 3, "copy": ["a", "b"], "num": 3, "first": "a", "code": NotData
     }  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------- metropolis
+def test_metropolis_goal_graph_chapters(published) -> None:
+    quest = section(published, "metropolis")
+    assert [len(c["stages"]) for c in quest["chapters"]] == [7, 9, 15]
+    st = stages(quest)
+    assert st["ch1_root"]["requires"] == ["ch1_meet_archivist", "ch1_gather_evidence"]
+    assert "done_all" not in st["ch1_root"] and st["ch1_root"]["done_any"] == []
+    assert st["ch1_root"]["chapter_complete"] is True
+    assert st["ch3_root"]["quest_complete"] is True
+    leaves = [s for s in st.values() if "requires" not in s]
+    assert len(leaves) == 17 and all(s.get("done_all") or s.get("done_any") for s in leaves)
+    # The headline is the root stage's objective.
+    first = quest["chapters"][0]
+    assert first["root_goal"] == st["ch1_root"]["objective"]
+    # Placeholders point at our variables: the NPCs' names and the agent's own guide.
+    assert "{ch1_archivist_npc}" in st["ch1_talk_archivist"]["objective"]
+    assert "{guide}" in quest["intro"]
+    # No boss table: the three foes stand in the world from the start (placed), never spawned.
+    assert quest["bosses"] == {}
+    assert not any("on_complete" in s or "on_start" in s for s in st.values())
+
+
+def test_metropolis_setup_picks_places_and_values(published) -> None:
+    setup = section(published, "metropolis")["setup"]
+    by = {s["let"]: s for s in setup}
+    order = [s["let"] for s in setup]
+    assert by["ch1_aldiss_area"] == {"let": "ch1_aldiss_area", "pick_area": True}
+    assert by["ch2_bailiff_area"] == {"let": "ch2_bailiff_area", "pick_areas": 2, "keep": "first"}
+    assert by["ch2_bench_area"] == {"let": "ch2_bench_area", "pick_areas": 2}
+    assert by["ch3_vosk_candidate_areas"]["pick_areas"] == 4
+    assert by["ch3_vosk_area"]["farthest_of"] == "$ch3_vosk_candidate_areas"
+    assert order.index("ch3_vosk_candidate_areas") + 1 == order.index("ch3_vosk_area")
+    assert by["ch1_courthouse_areas"]["areas"][0] == "area_lobby"
+    assert by["ch1_archivist_area"] == {"let": "ch1_archivist_area", "area": "area_clerks_office"}
+    assert by["ch3_cipher_count"] == {"let": "ch3_cipher_count", "value": 2}
+    # The five NPCs are placed right after their areas, the dossier after everything.
+    placed = {
+        "ch1_archivist_npc": "npc_quest_archivist_lune",
+        "ch2_bailiff_npc": "npc_corrupt_bailiff",
+        "ch2_advocate_npc": "npc_advocate_sentinel",
+        "ch2_witness_npc": "npc_quest_witness_marron",
+        "ch3_vosk_npc": "npc_boss_chief_magistrate_vosk",
+    }
+    for var, npc in placed.items():
+        area = var.replace("_npc", "_area")
+        assert by[var] == {"let": var, "place_npc": npc, "in": f"${area}"}
+        assert order.index(var) == order.index(area) + 1
+    assert setup[-1] == {
+        "let": "ch1_dossier", "place_object": "obj_evidence_dossier", "in": "area_lobby",
+        "unless_anywhere_on_ground": True,
+    }  # fmt: skip
+
+
+def test_metropolis_condition_translations(published) -> None:
+    st = stages(section(published, "metropolis"))
+    talk = {"kind": "talked_to", "npc": "$ch1_archivist_npc"}
+    assert st["ch1_talk_archivist"]["done_all"] == [talk]
+    # Its "in area" talk tests no area.
+    assert st["ch2_find_witness"]["done_all"] == [{"kind": "talked_to", "npc": "$ch2_witness_npc"}]
+    assert st["ch1_deliver_dossier"]["done_all"] == [
+        {"kind": "object_on_ground", "objects": ["$ch1_deliver_obj"], "area": "$ch1_evidence_area"}
+    ]
+    weapons = ["obj_gavel_club", "obj_marble_mace", "obj_statute_pike", "obj_iron_gavel"]
+    assert st["ch2_arm_yourself"]["done_all"] == [
+        {
+            "kind": "any_of",
+            "conditions": [
+                {"kind": "equipped_any_of", "objects": weapons},
+                {"kind": "holding", "objects": weapons},
+            ],
+        }
+    ]
+    # Kills by anyone, at any time, count (the fixed softlock).
+    assert st["ch2_defeat_bailiff"]["done_all"] == [{"kind": "npc_dead", "npc": "$ch2_bailiff_npc"}]
+    vosk = {"kind": "npc_dead", "npc": "$ch3_vosk_npc"}
+    assert st["ch3_defeat_vosk"]["done_any"] == [vosk, vosk]
+    assert st["ch2_record_cipher"]["done_all"] == [
+        {
+            "kind": "paper_text_equals_in_hands",
+            "text": "$ch2_cipher_text",
+            "where": "hands+inventory+held",
+        }
+    ]
+    assert st["ch3_get_cipher_fragments"]["done_all"] == [
+        {
+            "kind": "has_item_count",
+            "object": "obj_midnight_cipher_fragment",
+            "count": "$ch3_cipher_count",
+        }
+    ]
+    assert st["ch3_get_craft_materials"]["done_all"] == [
+        {
+            "kind": "all_of",
+            "conditions": [
+                {"kind": "has_item_count", "object": "obj_iron_bar", "count": 3},
+                {"kind": "has_item_count", "object": "obj_statute_shard", "count": 2},
+                {"kind": "has_item_count", "object": "obj_verdict_essence", "count": 1},
+            ],
+        }
+    ]
+    here = "$ch3_antechamber_area"
+    assert st["ch3_invoke_cipher"]["done_all"] == [
+        {
+            "kind": "all_of",
+            "conditions": [
+                {"kind": "in_area", "area": here},
+                {
+                    "kind": "any_of",
+                    "conditions": [
+                        {
+                            "kind": "paper_text_equals_in_area",
+                            "text": "$ch3_invoke_text",
+                            "area": here,
+                        },
+                        {
+                            "kind": "paper_text_equals_in_hands",
+                            "text": "$ch3_invoke_text",
+                            "where": "hands",
+                        },
+                    ],
+                },
+            ],
+        }
+    ]
+    assert st["ch3_restore_charter"]["done_all"] == [
+        {
+            "kind": "all_of",
+            "conditions": [
+                {"kind": "in_area", "area": "$ch3_vosk_area"},
+                {
+                    "kind": "writable_text_equals_in_inventory",
+                    "text": "$ch3_restoration_text",
+                    "object": "obj_amended_charter",
+                    "where": "hands+inventory+held",
+                },
+            ],
+        }
+    ]
+    assert st["ch3_unlock_vault"]["done_all"] == [{"kind": "in_area", "area": here}]
+
+
+# ---------------------------------------------------------------- robot_kingdom
+def test_robot_kingdom_goal_graph_chapters(published) -> None:
+    quest = section(published, "robot_kingdom")
+    assert [len(c["stages"]) for c in quest["chapters"]] == [7, 9, 13, 11]
+    st = stages(quest)
+    # 40 stages (robot_kingdom.md 6.5's table; its summary's "38" miscounts), 16 of them parents
+    # without a condition of their own.
+    assert len(st) == 40
+    assert sum(1 for s in st.values() if not s.get("done_all") and not s.get("done_any")) == 16
+    assert st["ch1_root"]["requires"] == ["ch1_explore_bastion", "ch1_receive_orders"]
+    assert st["ch1_root"]["chapter_complete"] is True and st["ch1_root"]["done_any"] == []
+    assert st["ch4_root"]["quest_complete"] is True
+    # The root stage's objective heads each chapter's list of goals.
+    assert quest["chapters"][0]["root_goal"] == st["ch1_root"]["objective"]
+    # A stage with both requirements and a condition (checked once active).
+    assert st["ch3_pickup_key"]["requires"] == ["ch3_kill_ravager_2"]
+    assert st["ch3_pickup_key"]["done_all"] == [{"kind": "has_any_of", "objects": ["obj_key"]}]
+    assert st["ch3_clear_entrance"]["requires"] == ["ch3_kill_ravager_1", "ch3_kill_ember"]
+    assert st["ch3_clear_entrance"]["done_all"] == [
+        {"kind": "area_clear", "area": "$ch3_entrance_area"}
+    ]
+    assert "{ch1_marshal_npc}" in st["ch1_talk_marshal"]["objective"]
+    assert "{guide}" in quest["intro"]
+
+
+def test_robot_kingdom_condition_translations(published) -> None:
+    st = stages(section(published, "robot_kingdom"))
+
+    def only(stage: str) -> dict:
+        (cond,) = st[stage].get("done_all") or st[stage]["done_any"][:1]
+        return cond
+
+    assert only("ch1_visit_areas") == {
+        "kind": "visited_k_of_area_set", "areas": "$ch1_bastion_areas", "k": "$ch1_visit_count"
+    }  # fmt: skip
+    assert st["ch1_find_equipment"]["done_all"] == [
+        {"kind": "has_category", "category": c, "where": "hands+equipped+inventory"}
+        for c in ("weapon", "armor")
+    ]
+    assert only("ch1_talk_marshal") == {"kind": "talked_to", "npc": "$ch1_marshal_npc"}
+    assert only("ch1_record_cipher") == {
+        "kind": "paper_text_equals_in_hands", "text": "$ch1_cipher_code", "where": "hands"
+    }  # fmt: skip
+    assert only("ch2_meet_lyra") == {
+        "kind": "talked_to", "npc": "$ch2_lyra_npc", "carrying_text": "$ch1_cipher_code",
+        "carrying_where": "hands+inventory",
+    }  # fmt: skip
+    assert only("ch3_find_dren") == {
+        "kind": "talked_to", "npc": "$ch3_dren_npc", "area": "$ch3_forge_area"
+    }  # fmt: skip
+    assert only("ch4_sell_to_vessa") == {"kind": "bought_from", "npc": "$ch4_vessa_npc"}
+    assert only("ch2_craft_banner") == {
+        "kind": "object_on_ground", "objects": ["$ch2_banner_obj"], "area": "$ch2_rally_area"
+    }  # fmt: skip
+    assert only("ch4_sabotage_furnace") == {
+        "kind": "object_on_ground",
+        "objects": ["obj_oil_bomb", "obj_hellfire_bomb", "obj_cog_assembly"],
+        "area": "$ch4_furnace_area_sabotage",
+    }
+    assert only("ch2_buy_supplies") == {
+        "kind": "npc_coins_at_least", "npc": "$ch2_merchant_npc", "coins": 15
+    }  # fmt: skip
+    assert only("ch3_craft_suppression") == {
+        "kind": "has_any_of", "objects": ["obj_quest_suppression_charge"]
+    }  # fmt: skip
+    assert only("ch3_upgrade_armor") == {
+        "kind": "equipped_min_level", "category": "armor", "min_level": 4
+    }  # fmt: skip
+    assert only("ch4_reach_gate") == {"kind": "in_area", "area": "$ch4_gate_area"}
+    # Kills of placed NPCs: anyone's, at any time (published: this agent's, this tick).
+    for stage, var in [
+        ("ch2_kill_scrap", "$ch2_scrap_npc"),
+        ("ch3_kill_ravager_1", "$ch3_ravager1_npc"),
+        ("ch3_kill_ember", "$ch3_ember_npc"),
+        ("ch3_kill_ravager_2", "$ch3_ravager2_npc"),
+    ]:
+        assert only(stage) == {"kind": "npc_dead", "npc": var}
+    # A boss's kill and its recorded defeat both read as the shared boss's defeat.
+    assert (
+        st["ch2_defeat_warden"]["done_any"]
+        == [{"kind": "boss_already_defeated", "boss": "ch2_warden_npc"}] * 2
+    )
+
+
+def test_robot_kingdom_setup_and_bosses(published) -> None:
+    quest = section(published, "robot_kingdom")
+    setup = {s["let"]: s for s in quest["setup"]}
+    order = [s["let"] for s in quest["setup"]]
+    assert setup["ch1_cipher_code"]["value"] == "IRON-VEIL-7"
+    assert setup["ch1_bastion_areas"] == {"let": "ch1_bastion_areas", "pick_areas": 3}
+    assert setup["ch1_visit_count"]["value"] == 3
+    firsts = {
+        "ch1_marshal_area": 1, "ch2_lyra_area": 1, "ch2_scrap_area": 2, "ch2_merchant_area": 2,
+        "ch2_warden_area": 2, "ch3_entrance_area": 3, "ch3_forge_area": 4,
+        "ch3_scrapyard_area": 4, "ch4_gate_area": 5, "ch4_furnace_area": 6, "ch4_core_area": 6,
+    }  # fmt: skip
+    for var, n in firsts.items():
+        assert setup[var] == {"let": var, "pick_areas": n, "keep": "first"}
+    assert order.index("ch1_marshal_area") < order.index("ch2_lyra_area")  # picks in order
+    for alias, area in [
+        ("ch2_rally_area", "ch2_scrap_area"),
+        ("ch4_furnace_area_sabotage", "ch4_furnace_area"),
+        ("ch4_core_area_final", "ch4_core_area"),
+    ]:
+        assert setup[alias]["area"] == f"${area}"
+        assert order.index(alias) > order.index(area)
+    assert setup["ch2_banner_obj"]["value"] == "obj_quest_war_banner"
+    assert setup["ch4_demon_core_obj"]["value"] == "obj_quest_demon_core"
+    placed = [(s["let"], s["place_npc"], s["in"]) for s in quest["setup"] if "place_npc" in s]
+    assert [p[1] for p in placed] == [
+        "npc_old_marshal", "npc_quest_scout_lyra", "npc_quest_scrap_auto_1",
+        "npc_kael_ashworth", "npc_boss_scrap_warden", "npc_quest_iron_ravager_1",
+        "npc_quest_ember_pack_1", "npc_quest_forgemaster_dren", "npc_quest_iron_ravager_2",
+        "npc_quest_colossus_guard", "npc_vessa_ironhand", "npc_boss_infernal_architect",
+    ]  # fmt: skip
+    assert ("ch3_ember_npc", "npc_quest_ember_pack_1", "$ch3_entrance_area") in placed
+    for var, _, area in placed:
+        assert order.index(var) == order.index(area[1:]) + 1 or area == "$ch3_entrance_area"
+    bosses = quest["bosses"]
+    assert set(bosses) == {"ch2_warden_npc", "ch4_colossus_npc", "ch4_architect_npc"}
+    assert bosses["ch4_colossus_npc"] == {
+        "npc": "npc_quest_colossus_guard", "in": "$ch4_gate_area", "shared": True,
+        "placed": "$ch4_colossus_npc", "reset_hp_on_defeat": "stage_start",
+    }  # fmt: skip
+    assert all("hp" not in b and "attack" not in b for b in bosses.values())  # level-scaled
+    st = stages(quest)
+    assert st["ch4_final_battle"]["on_start"] == [{"spawn_boss": "ch4_architect_npc"}]
+    assert {"spawn_boss": "ch2_warden_npc"} in st["ch2_defeat_warden"]["on_complete"]
+    assert quest["guide"]["npc"] == "npc_quest_wayfarer_guide"
+    assert quest["guide"]["names"][0] == "alex_smith" and "name_order" not in quest["guide"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "'npc_key': 'ch2_bailiff_npc',",
+            "'npc_key': 'ch2_bailiff_area',",
+            "not an NPC metropolis places",
+        ),
+        ("'materials': {", "'materials': [], 'x': {", "'materials' is not a map"),
+        (
+            "'count_key': 'ch3_cipher_count',",
+            "'count_key': 'ch9_nothing',",
+            "'ch9_nothing' is not a bootstrap value",
+        ),
+        ("'obj_id': 'obj_amended_charter',", "'object_id': 'obj_amended_charter',", "lacks obj_id"),
+        (
+            "'root_goal': 'ch2_root'",
+            "'root_goal': 'ch2_roof'",
+            "root goal 'ch2_roof' is not a stage",
+        ),
+    ],
+)
+def test_metropolis_wrong_data_is_refused_clearly(
+    published, tmp_path, monkeypatch, old: str, new: str, message: str
+) -> None:
+    copy = changed_copy(published, tmp_path, monkeypatch, "metropolis", old, new)
+    with pytest.raises(PublishedGameError, match=message):
+        section(copy, "metropolis")
+
+
+# Base HP and the loader's default slope (enemies 20, others 50) of metropolis's quest NPCs.
+STATS = {
+    "npc_quest_archivist_lune": (100, 50),
+    "npc_corrupt_bailiff": (60, 20),
+    "npc_advocate_sentinel": (80, 20),
+    "npc_quest_witness_marron": (80, 50),
+    "npc_boss_chief_magistrate_vosk": (200, 20),
+}
+
+
+def test_metropolis_setup_plays_out(published) -> None:
+    """The variables once the game starts: the five NPCs at their areas with their prototype's
+    stats at the area's level, the dossier in the lobby, Vosk in the farthest of his four."""
+    from agentodyssey_pz.engine.config import GameConfig
+    from agentodyssey_pz.engine.game import Game
+
+    game = Game("agentodyssey:metropolis", 2, GameConfig(tutorial=False))
+    game.reset(seed=3)
+    world, values = game.world, game.world.auxiliary["main_quest"]["vars"]
+    for var in ("ch1_archivist", "ch2_bailiff", "ch2_advocate", "ch2_witness", "ch3_vosk"):
+        npc = world.npcs[values[f"{var}_npc"]]
+        assert npc.area_id == values[f"{var}_area"]
+        level = world.areas[npc.area_id].level
+        # Prototype stats at the area's level (spec metropolis 7.2: a level-2 bailiff 80 HP).
+        base, slope = STATS[world.npc_protos[npc.def_id].id]
+        assert npc.max_hp == base + slope * (level - 1)
+    bailiff = world.npcs[values["ch2_bailiff_npc"]]
+    assert bailiff.enemy and bailiff.inventory.get("obj_midnight_cipher_fragment", 0) >= 1
+    assert values["ch2_bailiff_area"] in world.areas  # keep: first -> one area
+    assert isinstance(values["ch2_bench_area"], list) and len(values["ch2_bench_area"]) == 2
+    dist = world.graph.hop_distances(world.spawn_area)
+    far = max(dist[a] for a in values["ch3_vosk_candidate_areas"])
+    assert dist[values["ch3_vosk_area"]] == far
+    assert any(o.startswith("obj_evidence_dossier") for o in world.areas["area_lobby"].objects)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("'threshold': 15,", "'threshold': 'many',", "npc_has_coins has no whole-number"),
+        ("'min_level': 4,", "'min_level': -1,", "equipped_armor_level has no whole-number"),
+        ("'obj_key': 'ch2_banner_obj',", "'object': 'x',", "object_in_area names no object"),
+        ("'talked_to_npc_in_area'", "'talked_to_npc_far_away'", "talked_to_npc_far_away has no"),
+    ],
+)
+def test_robot_kingdom_wrong_data_is_refused_by_name(
+    published, tmp_path, monkeypatch, old: str, new: str, message: str
+) -> None:
+    copy = changed_copy(published, tmp_path, monkeypatch, "robot_kingdom", old, new)
+    with pytest.raises(PublishedGameError, match=message):
+        section(copy, "robot_kingdom")

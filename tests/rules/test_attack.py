@@ -365,3 +365,34 @@ def test_valid_params_exact(chunk: int) -> None:
     seeds = range(chunk * 50, chunk * 50 + 50)
     listed_total = check_valid_params_exact("attack", build_state, seeds, npc_names)
     assert listed_total > 20  # the states are not all trivially empty
+
+
+# ------------------------------------------------------------------ the hook for packs
+def test_extra_damage_hook_adds_after_tiring_uncut_by_defend(game: Game) -> None:
+    """`Attack.extra_damage` (docs/rule-packs.md): asked once per blow that lands, after the base
+    damage and the streak's tiring; what it returns is added whole, even to a defended blow."""
+    rule = game.engine.rules["attack"]
+    seen: list[tuple[str, int, float]] = []
+
+    def extra(ctx: Any, res: Any, npc: Any) -> int:
+        seen.append((npc.id, ctx.actor.consecutive_attacks, ctx.actor.stamina))
+        res.say(ctx.actor.id, "test.extra", "")
+        return 7
+
+    rule.extra_damage = extra  # this game's instance only
+    npc = wasp(game, hp=1000, combat_pattern=("defend",))
+    a = agent(game)
+    a.attack, a.consecutive_attacks = 30, 1
+    a.combats[npc.id] = Engagement(0, HERE)
+    res = act(game, "agent_0", f"attack {npc.name}")
+    assert seen == [(npc.id, 2, 0.8)]  # tired first
+    assert npc.hp == 1000 - (3 + 7)  # int(30 x 0.1), then the extra whole
+    assert res.events[-1].data["damage"] == 10
+    assert keys(res)[0] == "test.extra"
+    check_refused(game, "attack nobody", "attack.not_here")
+    assert len(seen) == 1  # not asked for a blow that does not land
+
+
+def test_base_attack_adds_nothing(game: Game) -> None:
+    npc = wasp(game)
+    assert game.engine.rules["attack"].extra_damage(None, None, npc) == 0

@@ -54,8 +54,6 @@ class GameSpec:
 
 PART_TWO = "its main quest, verbs and background rules (planned)"
 
-METROPOLIS_MISSING = "its main quest (planned)"
-
 GAMES: dict[str, GameSpec] = {
     spec.name: spec
     for spec in (
@@ -100,12 +98,12 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "metropolis",
             "generated/metropolis",
+            main_quest=True,
             rule_packs=("courts",),
             # The nightly rewrite's 16 law texts are content: read from the user's copy.
             content_settings={
                 "nightly_law_rewrite_step": {"law_pool": ("NightlyLawRewriteStepRule", "LAW_POOL")}
             },
-            missing=(METROPOLIS_MISSING,),
         ),
         GameSpec(
             "quarantine",
@@ -120,8 +118,8 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "robot_kingdom",
             "generated/robot_kingdom",
+            main_quest=True,
             rule_packs=("war_machines",),
-            missing=("its main quest (planned)",),
         ),
         GameSpec(
             "saltglass",

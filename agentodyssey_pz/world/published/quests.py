@@ -6,7 +6,8 @@ game keeps as code is taken from its `_bootstrap` method's statements where they
 forms AgentOdyssey's games use (`self._generated['k'] = <literal>`, a class constant, an element
 of one; `bootstrap_variables`), and otherwise from the game's tables (`quest_games/<game>.py`):
 which areas are picked from the map, which NPCs are placed where, the bosses and their modifiers,
-and how its own condition kinds translate.
+and how its own condition kinds translate. Goal-graph chapters keep their stages' `requires`; the
+published `root_goal` names a stage, whose objective becomes our chapter's headline.
 
 Published quirks that can make a quest impossible are fixed as AgentOdyssey's own repository
 fixes them (docs/agentodyssey-games.md lists each): a relic bought before its stage still counts
@@ -113,6 +114,15 @@ def bootstrap_variables(module: ast.Module, constants: dict[str, Any]) -> dict[s
 
 
 # ------------------------------------------------------------------ translation
+def _picking_steps(var: str, picked: dict[str, Any] | list[dict[str, Any]]) -> list[dict]:
+    """The setup steps of a picked variable: one step, or several (helper variables with their own
+    `let` first, the last step setting `var`)."""
+    if isinstance(picked, dict):
+        return [{"let": var, **picked}]
+    *helpers, last = picked
+    return [*helpers, {"let": var, **last}]
+
+
 class Translation:
     """One game's quest, translated; problems with the source data raise PublishedGameError."""
 
@@ -128,6 +138,7 @@ class Translation:
         self.tables = tables_of(spec.name)
         self.bosses = self.tables.bosses
         self.renames = self.tables.placeholders
+        self.placed_npcs = {p["let"] for p in self.tables.placed if "place_npc" in p}
         self.where = f"{spec.quest_module}: {QUEST_CLASS}"
 
     # ---------------------------------------------------------------- texts
@@ -150,7 +161,7 @@ class Translation:
         known: dict[str, Any] = {}
         for var, value in variables.items():
             if var in picked:
-                steps.append({"let": var, **picked[var]})
+                steps += _picking_steps(var, picked[var])
             elif var in derived:
                 value = derived[var](known)
                 steps.append({"let": var, "value": value})
@@ -167,6 +178,10 @@ class Translation:
                 steps.append(place)
                 placed.remove(place)
         steps += [{"let": var, "value": value} for var, value in self.tables.named.items()]
+        # What is placed in a fixed area comes after the variables.
+        fixed = [p for p in placed if not str(p["in"]).startswith("$")]
+        steps += fixed
+        placed = [p for p in placed if p not in fixed]
         if placed:
             missing = ", ".join(p["in"] for p in placed)
             raise PublishedGameError(f"{self.where}._bootstrap: no variable {missing}")
@@ -250,6 +265,8 @@ class Translation:
         if not isinstance(sid, str):
             raise PublishedGameError(f"{self.where}: a stage without an id")
         out: dict[str, Any] = {"id": sid, "objective": self.text(raw.get("objective"))}
+        if "requires" in raw:  # a goal-graph chapter's stage
+            out["requires"] = [str(r) for r in raw["requires"] or ()]
         if "done_all" in raw:
             out["done_all"] = self.conditions(raw["done_all"], sid)
         else:
@@ -258,8 +275,10 @@ class Translation:
         if on_start:
             out["on_start"] = on_start
         effects: list[dict[str, Any]] = []
-        if raw.get("spawns_boss_key"):
-            effects.append({"spawn_boss": raw["spawns_boss_key"]})
+        spawned = raw.get("spawns_boss_key")
+        # A placed NPC is there from the start; a boss entry says itself what its spawn does.
+        if spawned and (spawned in self.bosses or spawned not in self.placed_npcs):
+            effects.append({"spawn_boss": spawned})
         if raw.get("gives_coins"):
             effects.append({"give": {"$currency": int(raw["gives_coins"])}})
         for oid, count in (raw.get("spawns_objects") or {}).items():
@@ -294,8 +313,21 @@ class Translation:
             }
             if chapter.get("intro"):
                 made["intro"] = self.text(chapter["intro"])
+            if chapter.get("root_goal"):
+                made["root_goal"] = self.root_goal(chapter)
             out.append(made)
         return out
+
+    def root_goal(self, chapter: dict[str, Any]) -> str:
+        """The headline of a goal-graph chapter: the objective of its root stage (the published
+        `root_goal` names a stage)."""
+        root = chapter["root_goal"]
+        stage = next((s for s in chapter.get("stages") or [] if s.get("id") == root), None)
+        if stage is None:
+            raise PublishedGameError(
+                f"{self.where}: chapter {chapter.get('id')}: root goal '{root}' is not a stage"
+            )
+        return self.text(stage.get("objective"))
 
     @staticmethod
     def boss_stages(chapters: list[dict[str, Any]], bosses: set[str]) -> dict[str, str]:

@@ -115,6 +115,7 @@ class MainQuest(BaseStepRule):
             state["vars"] = run_setup(world, game.rng, quest.setup)
             state["boss_owner"] = {}
             state["guide_names"] = {}
+            self._adopt_placed_bosses(quest, state, world)
         graph_chapters = self.graph_chapters(quest)  # also works out `_needs`, once per quest
         self._credit_boss_kills(game, res, state)
         needs = self._needs
@@ -138,6 +139,16 @@ class MainQuest(BaseStepRule):
             self._shared_bosses = any(boss.shared for boss in quest.bosses.values())
             self._quest = quest
         return self._graph_chapters
+
+    @staticmethod
+    def _adopt_placed_bosses(quest: MainQuestDef, state: dict[str, Any], world: World) -> None:
+        """A boss with `placed` is the NPC its setup step placed, everyone's from the start: a
+        kill by anyone, whenever, beats it (docs/world-format.md 11.1)."""
+        for key, boss in quest.bosses.items():
+            if boss.placed is not None:
+                npc_id = state["vars"].get(boss.placed[1:])
+                if isinstance(npc_id, str) and npc_id in world.npcs:
+                    state.setdefault("shared_bosses", {})[key] = npc_id
 
     @staticmethod
     def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
@@ -409,12 +420,17 @@ class QuestRun:
     def refresh_goals(
         self, chapter: ChapterDef, *, announce: bool, active: list[StageDef] | None = None
     ) -> None:
-        """Start the goals that became active and write the guide's list of them. `active`: the
-        chapter's active stages, when the caller has them for the current completions."""
+        """Start the goals that became active and write the guide's list of them, when the
+        active goals changed (the list is written when goals start or close, not every tick).
+        `active`: the chapter's active stages, when the caller has them for the current
+        completions."""
         if active is None:
             active = self.active_stages(chapter)
         new = [s for s in active if s.id not in self.progress["active"]]
-        self.progress["active"] = [s.id for s in active]
+        ids = [s.id for s in active]
+        if not new and ids == self.progress["active"]:
+            return  # the same goals: the guide's list stands (as a linear stage's objective)
+        self.progress["active"] = ids
         if new:
             self.restart_reminders()
         for stage in new:

@@ -4,7 +4,8 @@ Rule pack `base`; spec actions.md section 6. Damage is `int(attack * stamina)`, 
 (truncated) when the NPC's rhythm action this round is `defend`. From the second attack of a
 streak on, stamina drops by 0.2 (floor 0.2) after the blow, so it weakens the next one. A kill is
 handled by the rule framework's `kills.kill_npc`; a surviving enemy with a pattern starts rhythm
-combat.
+combat. Packs that change a blow subclass `Attack` (same name) and override its hooks:
+`extra_damage` (added after the base damage and the tiring), `kill` and `wound` (what follows).
 
 Reference quirks fixed: the help text says a defending NPC takes 10% of the damage (the reference's
 says 25% while its code applies 10%; quirk 18.2); guides are protected by what they are (friendly
@@ -66,6 +67,7 @@ class Attack(BaseActionRule):
         stamina_before = agent.stamina
         damage = hit_damage(agent.attack, stamina_before, npc_action)
         tire(agent)
+        damage += self.extra_damage(ctx, res, npc)
         npc.hp -= damage
         if npc_action == DEFEND_ACTION:
             res.say(
@@ -84,6 +86,12 @@ class Attack(BaseActionRule):
                 f"I am tiring: my next blow will land at {round(agent.stamina * 100)}% strength.",
             )
         return None
+
+    def extra_damage(self, ctx: RuleContext, res: RuleResult, npc: Npc) -> int:
+        """Damage a pack adds to this blow after the base damage and the tiring, not cut by the
+        NPC's defend (an ally striking beside me). It may say lines and change the actor's state:
+        it runs only for a blow that lands. The base: none."""
+        return 0
 
     def kill(self, ctx: RuleContext, res: RuleResult, npc: Npc, damage: int) -> None:
         agent_id = ctx.actor.id

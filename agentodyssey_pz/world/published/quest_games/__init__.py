@@ -9,13 +9,21 @@ translate into ours (docs/world-format.md 11, docs/agentodyssey-games.md).
 
 from __future__ import annotations
 
-from agentodyssey_pz.world.published.quest_games import base, mark, remnant
+from agentodyssey_pz.world.published.quest_games import (
+    base,
+    mark,
+    metropolis,
+    remnant,
+    robot_kingdom,
+)
 from agentodyssey_pz.world.published.quest_games.tables import QuestTables
 
 TABLES: dict[str, QuestTables] = {
     "base": base.TABLES,
     "remnant": remnant.TABLES,
     "mark": mark.TABLES,
+    "metropolis": metropolis.TABLES,
+    "robot_kingdom": robot_kingdom.TABLES,
 }
 
 

@@ -16,11 +16,13 @@ ConditionTranslation = Callable[[Any, dict[str, Any]], dict[str, Any]]
 class QuestTables:
     """Everything about one game's main quest that its files keep as code."""
 
-    # Setup steps for bootstrap variables computed by code (docs/world-format.md 11.1).
-    picked: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    # Setup steps for bootstrap variables computed by code (docs/world-format.md 11.1): one step,
+    # or a list whose earlier steps set helper variables (their own `let`) used by the last.
+    picked: dict[str, dict[str, Any] | list[dict[str, Any]]] = attrs.field(factory=dict)
     # Variables derived from earlier ones: name -> function of the values known so far.
     derived: dict[str, Callable[[dict[str, Any]], Any]] = attrs.field(factory=dict)
-    # Quest NPCs placed once per episode, each right after the variable naming its area.
+    # Quest NPCs (and objects) placed once per episode, each right after the variable naming its
+    # area; one placed in a fixed area (not a `$variable`) after all the variables.
     placed: list[dict[str, Any]] = attrs.field(factory=list)
     # Fixed values the texts use (e.g. a boss's display name), set after the bootstrap's own.
     named: dict[str, Any] = attrs.field(factory=dict)
