@@ -22,6 +22,7 @@ from agentodyssey_pz.engine.tick import run_tick, running_tick
 from agentodyssey_pz.engine.worldpack import WorldPack, load_world_pack
 from agentodyssey_pz.errors import AgentOdysseyError, CheckpointError, ConfigError, RuleError
 from agentodyssey_pz.resources import BASE_PACK, rules_dir
+from agentodyssey_pz.rules.base import BaseStepRule
 from agentodyssey_pz.rules.dispatch import ActionRuleEngine
 from agentodyssey_pz.rules.events import WORLD_STATE_CHANGED
 from agentodyssey_pz.rules.packs import RuleSet, load_rule_set
@@ -91,6 +92,12 @@ class Game:
         )
         self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
         self.step_rules = [cls() for cls in self.rule_set.step_rules]
+        # The step rules that show things on the ground that are not objects (`ground_sights`).
+        self.sight_rules = [
+            rule
+            for rule in self.step_rules
+            if type(rule).ground_sights is not BaseStepRule.ground_sights
+        ]
         self.init_rules = [cls() for cls in self.rule_set.init_rules]
         apply_rule_settings(
             [*self.engine.rules.values(), *self.step_rules, *self.init_rules],

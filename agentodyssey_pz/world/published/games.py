@@ -30,6 +30,9 @@ class GameSpec:
     rule_packs: tuple[str, ...] = ()  # bundled packs with its verbs and background rules
     rule_settings: dict[str, dict[str, Any]] = attrs.field(factory=dict)
     darkness: bool = False  # unlit areas hide what is around (`features.darkness`)
+    # Texts name money by the currency's own name plus "s" (`features.currency_name`), as the game
+    # prints it ("saltmarks"); else the base wording.
+    currency_plural: bool = False
     missing: tuple[str, ...] = ()  # what of the game is not played yet, for `games` and docs
 
     @property
@@ -122,7 +125,8 @@ GAMES: dict[str, GameSpec] = {
             "saltglass",
             "generated/saltglass",
             rule_packs=("saltglass",),
-            missing=("its main quest (planned)", "the mirage view", "the currency's name in texts"),
+            currency_plural=True,
+            missing=("its main quest (planned)",),
         ),
     )
 }

@@ -90,6 +90,11 @@ def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int
         features["rule_settings"] = json.loads(json.dumps(spec.rule_settings))
     if spec.darkness:
         features["darkness"] = {"light_objects": ["obj_torch"]}
+    if spec.currency_plural:
+        objects = raw.get("entities", {}).get("objects", [])
+        coin = next((o for o in objects if o.get("category") == "currency"), None)
+        if coin is not None:
+            features["currency_name"] = f"{coin['name']}s"
     events = list(raw.get("custom_events", []))
     quests: dict[str, Any] = {}
     if "main_quest" in events:
