@@ -33,6 +33,9 @@ class GameSpec:
     # Texts name money by the currency's own name plus "s" (`features.currency_name`), as the game
     # prints it ("saltmarks"); else the base wording.
     currency_plural: bool = False
+    # The game's engine reads an object's `attack` only: weapons that write `attack_power` add
+    # nothing in hand (saltglass). Kept as published (else our loader reads it as `attack`).
+    weapon_attack_power_ignored: bool = False
     missing: tuple[str, ...] = ()  # what of the game is not played yet, for `games` and docs
 
     @property
@@ -126,6 +129,7 @@ GAMES: dict[str, GameSpec] = {
             "generated/saltglass",
             rule_packs=("saltglass",),
             currency_plural=True,
+            weapon_attack_power_ignored=True,
             missing=("its main quest (planned)",),
         ),
     )

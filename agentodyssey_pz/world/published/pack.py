@@ -90,8 +90,12 @@ def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int
         features["rule_settings"] = json.loads(json.dumps(spec.rule_settings))
     if spec.darkness:
         features["darkness"] = {"light_objects": ["obj_torch"]}
+    objects = raw.get("entities", {}).get("objects", [])
+    if spec.weapon_attack_power_ignored:
+        for obj in objects:  # what the game's engine reads: `attack`, 0 when absent
+            if "attack_power" in obj and "attack" not in obj:
+                obj["attack"] = 0
     if spec.currency_plural:
-        objects = raw.get("entities", {}).get("objects", [])
         coin = next((o for o in objects if o.get("category") == "currency"), None)
         if coin is not None:
             features["currency_name"] = f"{coin['name']}s"
