@@ -36,9 +36,16 @@ def new_game(agents: int = 2, **config: Any) -> Game:
     return Game(WORLD, agents, GameConfig(tutorial=False, **config))
 
 
+RULE_STATES = ("salt_mirage", "collect_unattended", "resonance_imprint", "forge_alert")
+
+
 def stage(game: Game, seed: int = 0, at: str = HALL) -> Game:
+    """Reset, then a blank stage: no ground, no NPC on the map, the background rules' world
+    states of the bootstrap tick dropped (a mirage may have formed)."""
     game.reset(seed)
     clear_world(game)
+    for key in RULE_STATES:
+        game.world.auxiliary.pop(key, None)
     for agent_id in game.agents:
         move_to(game, agent_id, at)
     return game

@@ -221,7 +221,7 @@ def test_listen_is_listed_exactly_when_it_works(game) -> None:
     assert valid_params(game, "listen") == []
     give(game, "agent_0", PEN)
     assert valid_params(game, "listen") == []
-    (paper,) = give(game, "agent_0", PAPER)
+    give(game, "agent_0", PAPER)
     assert valid_params(game, "listen") == [("saltglass",)]  # paper: it works, so it is listed
     agent(game).hands.clear()
     move_to(game, "agent_0", ORRERY)
