@@ -351,3 +351,26 @@ def test_a_mirage_expires_after_its_lifetime(game) -> None:
     step(game, MIRAGE)
     assert active(game).get(YARD, {}).get("born_step") != 10
     assert with_chance.settings["chance"] == 0.12
+
+
+def test_the_guides_table_of_the_pack_matches_the_code(game) -> None:
+    import re
+    from pathlib import Path
+
+    from agentodyssey_pz.resources import rules_dir
+
+    guide = Path(__file__).resolve().parents[2] / "docs" / "rule-packs.md"
+    table = re.search(
+        r"<!-- saltglass-rules -->\n(?P<table>.*?)<!-- /", guide.read_text("utf-8"), re.S
+    )
+    assert table is not None
+    rows = [
+        (int(m["priority"]), m["name"], m["what"])
+        for m in re.finditer(
+            r"^\| (?P<priority>\d+) \| `(?P<name>\w+)` \| (?P<what>.*?) \|$", table["table"], re.M
+        )
+    ]
+    namespace = game.rule_set.namespace_of(rules_dir() / "saltglass")
+    assert namespace is not None
+    pack = [r for r in game.step_rules if type(r).__module__.startswith(namespace + ".")]
+    assert rows == [(r.priority, r.name, r.description) for r in pack]
