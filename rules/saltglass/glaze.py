@@ -122,7 +122,8 @@ class SaltGlaze(BaseStepRule):
         game, world, rng = ctx.game, ctx.world, ctx.game.rng
         settings = self.settings
         for agent in game.agents.values():
-            agent.progress.setdefault(STATE_KEY, empty_record())
+            if STATE_KEY not in agent.progress:
+                agent.progress[STATE_KEY] = empty_record()
             area = world.areas.get(agent.area_id)
             if area is None:
                 continue
