@@ -2,8 +2,8 @@
 
 Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback,
 what I hold, what I wear, what lies here (with what a step rule shows there that is not an
-object, `ground_text`), who is here (NPCs, then other agents), level, attack,
-defense, health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
+object, `ground_text`), who is here (NPCs, then other agents), level, attack, defense, health,
+experience, neighbouring areas. Names, never ids. The wording is ours; the labels
 `Current Time:`, `Current Location:` and `Neighboring areas:` are fixed tokens agents may parse.
 
 An agent in the dark (`world.darkness`: an unlit area, no light in hand) sees no hands, equipment,
@@ -90,8 +90,8 @@ def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentS
 
 
 def ground_text(game: Game, area_id: str, listed: str) -> str:
-    """The ground's list (`listed`), then what the game's sight rules show there (`ground_sights`: seen,
-    not objects, nothing to act on; e.g. a salt mirage as `1 <name>`)."""
+    """The ground's list (`listed`), then what the game's sight rules show there
+    (`ground_sights`: seen, not objects, nothing to act on; e.g. a salt mirage as `1 <name>`)."""
     sights = []
     for rule in game.sight_rules:
         for count, name in rule.ground_sights(game.world, area_id):
