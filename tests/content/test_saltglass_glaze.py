@@ -277,3 +277,112 @@ def test_a_saved_glaze_resumes_exactly(published, tmp_path) -> None:
     assert again.world.objects[GUARD].defense == game.world.objects[GUARD].defense
     tail = [waits] * 20
     assert play(again, tail) == play(game, tail)
+
+
+# ---------------------------------------------------------------------------- on the agent
+def on_agent(game, monkeypatch, chance: float = 1.0) -> None:
+    """The setting `on_definition` false: the glaze weakens its holder only."""
+    glaze = rule(game, GLAZE)
+    monkeypatch.setattr(
+        glaze, "settings", {**glaze.settings, "chance": chance, "on_definition": False}
+    )
+
+
+def test_on_the_agent_the_draws_and_events_are_the_same(game, monkeypatch) -> None:
+    give(game, "agent_0", LENS)
+    give(game, "agent_0", VEST)
+    wear(game, GUARD)
+    shared = []
+    for seed in range(300):
+        game.rng.seed(seed)
+        shared.append([e.data for e in step(game, GLAZE).events])
+        move_to(game, "agent_0", LIBRARY)
+        step(game, GLAZE)
+        move_to(game, "agent_0", HALL)
+    on_agent(game, monkeypatch, chance=0.2)
+    for seed in range(300):
+        game.rng.seed(seed)
+        assert [e.data for e in step(game, GLAZE).events] == shared[seed]
+        assert game.world.objects[GUARD].defense == 8 and game.world.objects[VEST].defense == 4
+        move_to(game, "agent_0", LIBRARY)
+        step(game, GLAZE)
+        move_to(game, "agent_0", HALL)
+    assert sum(bool(events) for events in shared) > 30
+
+
+def test_on_the_agent_worn_armour_weakens_its_wearer_only(game, monkeypatch) -> None:
+    on_agent(game, monkeypatch)
+    for agent_id in game.agents:
+        wear(game, GUARD, agent_id)
+    give(game, "agent_0", LENS)
+    me, other = agent(game), agent(game, "agent_1")
+    mine, theirs = me.defense, other.defense
+    (event,) = of_type(step(game, GLAZE), "salt_glaze_formed")
+    assert event.data == {"area_id": HALL, "obj_id": GUARD, "stat": "defense", "amount": 2}
+    assert record(game) == {
+        "active": True,
+        "obj_id": GUARD,
+        "stat": "defense",
+        "amount": 2,
+        "applied": 2,
+        "deaths": 0,
+    }
+    assert me.defense == mine - 2 and other.defense == theirs
+    assert game.world.objects[GUARD].defense == 8  # the definition is untouched
+    step(game, GLAZE)
+    assert me.defense == mine - 2  # taken once, not every tick
+    move_to(game, "agent_0", LIBRARY)
+    (event,) = of_type(step(game, GLAZE), "salt_glaze_cleared")
+    assert event.data == {"reason": "observatory", "obj_id": GUARD, "stat": "defense", "amount": 2}
+    assert me.defense == mine and record(game) == EMPTY
+
+
+def test_on_the_agent_equipping_leaves_no_lasting_error(game, monkeypatch) -> None:
+    on_agent(game, monkeypatch)
+    give(game, "agent_0", LENS)
+    give(game, "agent_0", GUARD)  # in hand: glazed, but not worn yet
+    base = agent(game).defense
+    step(game, GLAZE)
+    assert record(game)["applied"] == 0 and agent(game).defense == base
+    assert act(game, "agent_0", "equip glass_guard").action_ok["agent_0"]
+    assert agent(game).defense == base + 8
+    step(game, GLAZE)  # settled at this rule: worn now
+    assert agent(game).defense == base + 6
+    assert act(game, "agent_0", "unequip glass_guard").action_ok["agent_0"]
+    step(game, GLAZE)
+    assert agent(game).defense == base  # not off by the amount, unlike the published glaze
+    assert act(game, "agent_0", "equip glass_guard").action_ok["agent_0"]
+    move_to(game, "agent_0", LIBRARY)
+    step(game, GLAZE)
+    assert agent(game).defense == base + 8
+
+
+def test_on_the_agent_an_attack_glaze_holds_while_in_hand(game, monkeypatch) -> None:
+    on_agent(game, monkeypatch)
+    world = game.world
+    world.add_object_def(attrs.evolve(world.objects["obj_lens_dagger"], attack=10))
+    give(game, "agent_0", "obj_lens_dagger")  # glass-like and a candidate
+    me = agent(game)
+    me.attack = 20
+    (event,) = of_type(step(game, GLAZE), "salt_glaze_formed")
+    assert event.data["stat"] == "attack" and event.data["amount"] == 3
+    assert me.attack == 17 and world.objects["obj_lens_dagger"].attack == 10
+    me.attack = 20  # what the attack update (priority 1) works out afresh next tick
+    step(game, GLAZE)
+    assert me.attack == 17
+
+
+def test_on_the_agent_a_respawn_takes_the_glaze_without_give_back(game, monkeypatch) -> None:
+    on_agent(game, monkeypatch)
+    give(game, "agent_0", LENS)
+    wear(game, GUARD)
+    me = agent(game)
+    me.defense = 8
+    step(game, GLAZE)
+    assert me.defense == 6
+    me.deaths += 1  # killed by an ambush (priority 6) and respawned (7): gear dropped, stats reset
+    me.equipped.clear()
+    me.defense = 0
+    res = step(game, GLAZE)  # back in the hall (open salt), glass gone
+    assert [e.data["reason"] for e in of_type(res, "salt_glaze_cleared")] == ["death"]
+    assert me.defense == 0 and record(game) == EMPTY
