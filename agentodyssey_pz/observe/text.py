@@ -96,7 +96,7 @@ def ground_text(game: Game, area_id: str, listed: str) -> str:
     for rule in game.sight_rules:
         for count, name in rule.ground_sights(game.world, area_id):
             sights.append(f"{count} {name}")
-    if not sights:
+    if not sights:  # most ticks: nothing in sight
         return listed
     seen = ", ".join(sights)
     return seen if listed == "nothing" else f"{listed}, {seen}"

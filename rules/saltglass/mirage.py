@@ -79,9 +79,12 @@ class SaltMirage(BaseStepRule):
         "open_salt_names": list(OPEN_SALT),
     }
 
-    def ground_sights(self, world: World, area_id: str) -> list[tuple[int, str]]:
-        """The phantom lying there, as the area's text shows it (`1 <fake_name>`)."""
-        return [(1, name) for _, name in visible_mirages(world, area_id)]
+    def ground_sights(self, world: World, area_id: str) -> tuple[tuple[int, str], ...]:
+        """The phantom lying there, as the area's text shows it (`1 <fake_name>`): asked for every
+        agent's text, every tick, so a plain look-up."""
+        state = world.auxiliary.get(STATE_KEY)
+        record = state["active"].get(area_id) if state else None
+        return ((1, record["fake_name"]),) if record and record["on_ground"] else ()
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, rng, s = ctx.game, ctx.world, ctx.game.rng, ctx.game.tick_index

@@ -65,7 +65,7 @@ def test_a_mirage_is_seen_after_the_ground(game) -> None:
     assert ground_line(game) == "On the ground here I see: 3 saltmark."
     mirage(game, YARD)  # elsewhere: not here
     assert ground_line(game) == "On the ground here I see: 3 saltmark."
-    assert rule(game, "salt_mirage_step").ground_sights(game.world, YARD) == [(1, "glass_guard")]
+    assert rule(game, "salt_mirage_step").ground_sights(game.world, YARD) == ((1, "glass_guard"),)
     assert [r.name for r in game.sight_rules] == ["salt_mirage_step"]
 
 
