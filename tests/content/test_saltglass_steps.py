@@ -374,3 +374,22 @@ def test_the_guides_table_of_the_pack_matches_the_code(game) -> None:
     assert namespace is not None
     pack = [r for r in game.step_rules if type(r).__module__.startswith(namespace + ".")]
     assert rows == [(r.priority, r.name, r.description) for r in pack]
+
+
+def test_the_step_rules_run_in_the_published_order(game) -> None:
+    assert [r.name for r in game.step_rules] == [
+        "agent_attack_update_step",
+        "tutorial_room_step",
+        "combat_rhythm_step",
+        "main_quest_step",
+        "side_quest_step",
+        "salt_glaze_step",
+        "forge_alert_step",
+        "new_craftable_feedback_step",
+        "resonance_imprint_step",
+        "active_attack_step",
+        "collect_unattended_step",
+        "salt_mirage_step",
+        "death_and_respawn_step",
+        "world_expansion_step",
+    ]
