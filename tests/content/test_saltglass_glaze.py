@@ -386,3 +386,11 @@ def test_on_the_agent_a_respawn_takes_the_glaze_without_give_back(game, monkeypa
     res = step(game, GLAZE)  # back in the hall (open salt), glass gone
     assert [e.data["reason"] for e in of_type(res, "salt_glaze_cleared")] == ["death"]
     assert me.defense == 0 and record(game) == EMPTY
+
+
+def test_a_weapon_in_hand_adds_no_attack_as_published(game) -> None:
+    give(game, "agent_0", "obj_spire_pike")  # attack_power 29 in the file, never read
+    before = agent(game).attack
+    game.tick({"agent_0": "wait", "agent_1": "wait"})
+    assert agent(game).attack == before == agent(game).min_attack
+    assert game.world.objects["obj_spire_pike"].extras == {"attack_power": 29}
