@@ -102,6 +102,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         print("  plays: " + "; ".join(p for p in played if p))
         if spec.missing:
             print("  not yet: " + "; ".join(spec.missing))
+        else:
+            print("  fully supported: everything the game has is played")
     return 0
 
 

@@ -143,6 +143,39 @@ def test_the_audit_finds_no_broken_promise(world: str, tutorial) -> None:
     assert report.states == 8 and report.resumed == 50
 
 
+# ---------------------------------------------------------------------------- sixteen agents
+CROWD = 16
+
+
+@TUTORIAL
+@pytest.mark.parametrize("world", WORLDS)
+def test_sixteen_agents_keep_every_promise(world: str, tutorial, monkeypatch) -> None:
+    """A crowd in one world: PettingZoo's parallel API check, every unmasked index and a sample
+    of masked ones (each through a restored env), and the audit's walk, replay and resume."""
+    env = agentodyssey_pz.parallel_env(
+        world=world, num_agents=CROWD, max_cycles=30, tutorial=tutorial
+    )
+    quiet(parallel_api_test, env, num_cycles=30)
+    monkeypatch.setattr(exact, "AGENTS", CROWD)
+    tried, wrong, _ = exact.try_every_index(world, tutorial, 2)
+    assert tried > exact.MASKED_SAMPLE
+    assert not wrong, f"{len(wrong)} wrong of {tried}: {wrong[:10]}"
+    report = audit(
+        world,
+        agents=CROWD,
+        ticks=40,
+        states=3,
+        tutorial=tutorial,
+        seed=11,
+        masked_sample=8,
+        valid_sample=8,
+        resume_ticks=15,
+        other_process=False,
+    )
+    assert report.ok, report.text()
+    assert report.states == 3 and report.resumed == 15
+
+
 # ---------------------------------------------------------------------------- hostile text
 HOSTILE_ACTIONS = 10_000
 AGENTS = 4
