@@ -394,3 +394,14 @@ def test_a_weapon_in_hand_adds_no_attack_as_published(game) -> None:
     game.tick({"agent_0": "wait", "agent_1": "wait"})
     assert agent(game).attack == before == agent(game).min_attack
     assert game.world.objects["obj_spire_pike"].extras == {"attack_power": 29}
+
+
+def test_an_on_agent_record_is_a_valid_saved_state(game, monkeypatch) -> None:
+    on_agent(game, monkeypatch)
+    give(game, "agent_0", LENS)
+    wear(game, GUARD)
+    step(game, GLAZE)
+    assert "applied" in record(game)
+    assert rule(game, GLAZE).check_saved_state(game.world, game.agents) == []
+    record(game)["applied"] = "two"
+    assert rule(game, GLAZE).check_saved_state(game.world, game.agents)
