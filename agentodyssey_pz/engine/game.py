@@ -93,6 +93,12 @@ class Game:
         )
         self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
         self.step_rules = [cls() for cls in self.rule_set.step_rules]
+        # The step rules that show things on the ground that are not objects (`ground_sights`).
+        self.sight_rules = [
+            rule
+            for rule in self.step_rules
+            if type(rule).ground_sights is not BaseStepRule.ground_sights
+        ]
         self.init_rules = [cls() for cls in self.rule_set.init_rules]
         # Step rules that may take an agent's turn (`forced_command`): none in most games, so the
         # tick and the listings ask nothing then.

@@ -1,8 +1,9 @@
 """The text observation of one agent, for language agents (spec observations-and-loop 8).
 
 Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback,
-what I hold, what I wear, what lies here, who is here (NPCs, then other agents), level, attack,
-defense, health, experience, neighbouring areas. Names, never ids. The wording is ours; the labels
+what I hold, what I wear, what lies here (with what a step rule shows there that is not an
+object, `ground_text`), who is here (NPCs, then other agents), level, attack, defense, health,
+experience, neighbouring areas. Names, never ids. The wording is ours; the labels
 `Current Time:`, `Current Location:` and `Neighboring areas:` are fixed tokens agents may parse.
 
 An agent in the dark (`world.darkness`: an unlit area, no light in hand) sees no hands, equipment,
@@ -88,6 +89,19 @@ def people_list(world: World, area_id: str, viewer: str, others: Iterable[AgentS
     return ", ".join(names) if names else "no one"
 
 
+def ground_text(game: Game, area_id: str, listed: str) -> str:
+    """The ground's list (`listed`), then what the game's sight rules show there
+    (`ground_sights`: seen, not objects, nothing to act on; e.g. a salt mirage as `1 <name>`)."""
+    sights = []
+    for rule in game.sight_rules:
+        for count, name in rule.ground_sights(game.world, area_id):
+            sights.append(f"{count} {name}")
+    if not sights:  # most ticks: nothing in sight
+        return listed
+    seen = ", ".join(sights)
+    return seen if listed == "nothing" else f"{listed}, {seen}"
+
+
 def observation_text(
     game: Game, agent: AgentState, feedback: str = "", item_lists: ItemLists | None = None
 ) -> str:
@@ -121,10 +135,13 @@ def observation_text(
         for other in game.agents_in(area.id):
             if other.id != agent.id:
                 others.append(other)
+        ground = items(world, area.objects)
+        if game.sight_rules:  # most worlds have none: not even a call
+            ground = ground_text(game, area.id, ground)
         lines += [
             f"I am holding: {items(world, agent.hands)}.",
             f"I have equipped: {items(world, agent.equipped)}.",
-            f"On the ground here I see: {items(world, area.objects)}.",
+            f"On the ground here I see: {ground}.",
             f"Here with me: {people_list(world, area.id, agent.id, others)}.",
         ]
     lines += [

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import attrs
@@ -347,6 +347,13 @@ class BaseStepRule(ABC):
     def on_forced(self, ctx: RuleContext, res: RuleResult) -> None:  # noqa: B027 - optional
         """Called when this rule's `forced_command` replaced `ctx.actor`'s command, just before
         the forced one runs: clear what caused it, tell the agent."""
+
+    def ground_sights(self, world: World, area_id: str) -> Sequence[tuple[int, str]]:
+        """Things seen lying in `area_id` that are not objects of the world (a salt mirage):
+        `(count, name)` pairs the text observation appends to the ground's list. Nothing can act
+        on them: no catalogue entry, no listed command. The engine asks only the rules whose class
+        overrides this (`Game.sight_rules`), so a world without such a rule pays nothing."""
+        return ()
 
     def world_state(self, world: World, fresh: Callable[[], dict]) -> dict:
         """This rule's record in `world.auxiliary[state_key]`, made by `fresh()` on first use."""

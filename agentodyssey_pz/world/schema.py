@@ -270,6 +270,9 @@ class Features:
     synthesis: str | None = _absent()
     # Ours: unlit areas hide what is around an agent unless it holds a light (world-format.md 9).
     darkness: DarknessDef | None = _absent()
+    # Ours: the word texts use for money ("saltmarks"); absent: the currency definition's name
+    # (docs/world-format.md 9).
+    currency_name: str | None = _absent()
     extras: dict[str, Any] = _extras()
 
 

@@ -428,6 +428,12 @@ class World:
         """The money of this world: the first object definition of category `currency`."""
         return self._currency_id
 
+    @property
+    def currency_name(self) -> str | None:
+        """The word texts use for this world's money (`features.currency_name`), None when the
+        world does not name it (texts then use the currency definition's name)."""
+        return self.definition.features.currency_name
+
     def neighbor_names(self, area_id: str) -> list[str]:
         return [self.areas[n].name for n in self.graph.neighbors(area_id)]
 

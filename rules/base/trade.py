@@ -84,6 +84,9 @@ def merchants_here(world: World, agent: AgentState) -> list[Npc]:
 
 
 def money_name(world: World) -> str:
+    """The word for money in texts: the world's `currency_name`, else its currency's name."""
+    if world.currency_name is not None:
+        return world.currency_name
     currency = world.currency_id
     return world.objects[currency].name if currency is not None else DEFAULT_MONEY_NAME
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agentodyssey_pz.rules.context import GameView
+from agentodyssey_pz.rules.context import GameView, WorldTable
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Area
 from agentodyssey_pz.world.world import World
@@ -44,9 +44,7 @@ def _texts(world: World, oid: str) -> tuple[str, str, str] | None:
     return name.lower(), (obj.description or "").lower(), oid.lower()
 
 
-def is_glass_like(world: World, oid: str) -> bool:
-    """Name, description or id holds `glass`, `lens`, `saltglass` or `brine` (case-insensitive);
-    an instance is read through its definition, and matches by its own name or id too."""
+def _glass_like(world: World, oid: str) -> bool:
     texts = _texts(world, oid)
     if texts is None:
         return False
@@ -55,10 +53,8 @@ def is_glass_like(world: World, oid: str) -> bool:
     return any(tok in t for tok in GLASS_TOKENS for t in (*texts, *extra))
 
 
-def is_listen_glass(world: World, oid: str) -> bool:
-    """What `listen` accepts in hand: glass-like, or a writable whose name, description or id holds
-    `paper`, `lens` or `glass` (so blank or written paper counts)."""
-    if is_glass_like(world, oid):
+def _listen_glass(world: World, oid: str) -> bool:
+    if _glass_like(world, oid):
         return True
     obj = world.find_def(oid)
     if obj is None or obj.usage != "writable":
@@ -69,6 +65,31 @@ def is_listen_glass(world: World, oid: str) -> bool:
     return any(tok in t for tok in LISTEN_PAPER_TOKENS for t in (*texts, *extra))
 
 
+class _GlassLike(WorldTable):
+    """Object id -> glass-like, worked out once per id until names or definitions change (asked
+    for every hand item of every agent, every tick)."""
+
+    def work_out(self, oid: str) -> bool:
+        return _glass_like(self.world, oid)
+
+
+class _ListenGlass(WorldTable):
+    def work_out(self, oid: str) -> bool:
+        return _listen_glass(self.world, oid)
+
+
+def is_glass_like(world: World, oid: str) -> bool:
+    """Name, description or id holds `glass`, `lens`, `saltglass` or `brine` (case-insensitive);
+    an instance is read through its definition, and matches by its own name or id too."""
+    return _GlassLike.of(world)[oid]
+
+
+def is_listen_glass(world: World, oid: str) -> bool:
+    """What `listen` accepts in hand: glass-like, or a writable whose name, description or id holds
+    `paper`, `lens` or `glass` (so blank or written paper counts)."""
+    return _ListenGlass.of(world)[oid]
+
+
 def held_glass(world: World, agent: AgentState) -> list[str]:
     """The glass-like ids in hand, in hand order."""
     return [oid for oid, n in agent.hands.items() if n > 0 and is_glass_like(world, oid)]
@@ -76,8 +97,10 @@ def held_glass(world: World, agent: AgentState) -> list[str]:
 
 def tutorial_areas(game: GameView) -> frozenset[str]:
     """The tutorial rooms that exist now (the published game's "active tutorial room")."""
+    if not game.tutorial_active:  # most games, most ticks: no dictionary look-up
+        return frozenset()
     tutorial = game.world.auxiliary.get(TUTORIAL_KEY)
-    if not tutorial or not game.tutorial_active:
+    if not tutorial:
         return frozenset()
     place = game.world.places.get(tutorial.get("place_id"))
     return frozenset(place.area_ids) if place is not None else frozenset()

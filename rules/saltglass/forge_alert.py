@@ -37,6 +37,8 @@ class ForgeAlert(BaseStepRule):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, s = ctx.game, ctx.world, ctx.game.tick_index
         stations = self.settings["station_ids"]
+        if not any(st in world.objects or world.is_instance(st) for st in stations):
+            return  # as published in saltglass: no station of those ids exists, so none lies here
         for agent in game.agents.values():
             area = world.areas.get(agent.area_id)
             if area is None or not any(area.objects.get(st, 0) > 0 for st in stations):

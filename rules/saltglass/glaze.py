@@ -17,6 +17,14 @@ Per agent, in agent order, each agent's record
 Clearing an active record adds `amount` back to that definition's stat, resets the record, tells
 the agent and emits `salt_glaze_cleared {reason, obj_id, stat, amount}`.
 
+Setting `on_definition` (true, as published) says where the glaze lands. True: as below. False
+(the cleaner design the spec recommends): no definition changes; the record also keeps `applied`
+and `deaths` (the agent's death count when it formed), and the glaze weakens its holder only:
+`amount` off the defense while the item is worn, or off the attack while it is in hand, settled
+each tick at this rule (`hold`); an agent that died since (an ambush, after this rule) loses the
+glaze with its gear, without a give-back (the respawn reset its stats). The draws, events and
+lines are the same in both.
+
 As published, the glaze edits the shared definition: every copy of that object (other agents',
 merchants', the ground's) is weaker until it clears, and equipping or unequipping a glazed armour
 moves the wearer's defense by the definition's current value, so it stays off by the amount. A
@@ -37,6 +45,7 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import GameView, RuleContext
 from agentodyssey_pz.rules.state_shape import MapOf, Record
 from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
 from .common import OBSERVATORY, OPEN_SALT, held_glass, is_observatory, is_open_salt
@@ -85,12 +94,14 @@ class SaltGlaze(BaseStepRule):
     description = "Glass held under the open salt sky may glaze an item until an observatory."
     state_key = STATE_KEY
     progress_shape = Record(
-        {"active": bool, "obj_id": (str, None), "stat": (str, None), "amount": int}
+        {"active": bool, "obj_id": (str, None), "stat": (str, None), "amount": int},
+        {"applied": int, "deaths": int},  # the on-agent glaze (`on_definition` false) only
     )
     state_shape = MapOf(MapOf(int))
     settings = {
         "chance": 0.2,
         "fraction": 0.25,
+        "on_definition": True,  # as published; false: the glaze weakens only its holder
         "open_salt_names": list(OPEN_SALT),
         "observatory_names": list(OBSERVATORY),
     }
@@ -98,14 +109,22 @@ class SaltGlaze(BaseStepRule):
     def reset(self, game: Any) -> None:
         rebuild_definitions(game)
 
-    def clear(self, world: World, agent: AgentState, res: RuleResult, reason: str) -> None:
+    def clear(
+        self, world: World, agent: AgentState, res: RuleResult, reason: str, restore: bool = True
+    ) -> None:
+        """End an active glaze and give back what it took (`restore` false: a respawn already
+        reset the agent's stats, on-agent glaze only)."""
         record = agent.progress.get(STATE_KEY)
         if not record or not record["active"]:
             return
         oid, stat, amount = record["obj_id"], record["stat"], record["amount"]
-        obj = world.find_def(oid)
-        if obj is not None and amount > 0:
-            set_stat(world, obj.id, stat, getattr(obj, stat) + amount)
+        if "applied" in record:  # on the agent: only its defense still carries the glaze here
+            if restore and stat == "defense":
+                agent.defense += record["applied"]
+        else:
+            obj = world.find_def(oid)
+            if obj is not None and amount > 0:
+                set_stat(world, obj.id, stat, getattr(obj, stat) + amount)
         agent.progress[STATE_KEY] = empty_record()
         text = {
             "death": "Death broke the salt glaze on my gear.",
@@ -118,21 +137,47 @@ class SaltGlaze(BaseStepRule):
             {"reason": reason, "obj_id": oid, "stat": stat, "amount": amount},
         )
 
+    @staticmethod
+    def hold(agent: AgentState, record: dict[str, Any]) -> None:
+        """The on-agent glaze's effect now: a defense glaze takes `amount` off the wearer's
+        defense while the item is worn (equip and unequip move the full, unglazed value, so the
+        difference is settled here each tick); an attack glaze takes it off the attack, which
+        `agent_attack_update_step` works out afresh every tick (priority 1), while the item is
+        in hand."""
+        oid, amount = record["obj_id"], record["amount"]
+        if record["stat"] == "defense":
+            want = amount if agent.equipped.get(oid, 0) > 0 else 0
+            agent.defense += record["applied"] - want
+        else:
+            want = min(amount, agent.attack) if agent.hands.get(oid, 0) > 0 else 0
+            agent.attack -= want
+            want = 0  # nothing to give back: the next tick's attack is worked out afresh
+        record["applied"] = want
+
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, rng = ctx.game, ctx.world, ctx.game.rng
         settings = self.settings
         for agent in game.agents.values():
-            agent.progress.setdefault(STATE_KEY, empty_record())
+            if STATE_KEY not in agent.progress:
+                agent.progress[STATE_KEY] = empty_record()
             area = world.areas.get(agent.area_id)
             if area is None:
                 continue
             if agent.hp <= 0:
                 self.clear(world, agent, res, "death")
                 continue
+            record = agent.progress[STATE_KEY]
+            if record["active"] and "deaths" in record and record["deaths"] != agent.deaths:
+                # On the agent: it died since (an ambush, after this rule), its gear fell and its
+                # stats were reset at respawn; the glaze went with them.
+                self.clear(world, agent, res, "death", restore=False)
+                continue
             if is_observatory(area, settings["observatory_names"]):
                 self.clear(world, agent, res, "observatory")
                 continue
-            if agent.progress[STATE_KEY]["active"]:
+            if record["active"]:
+                if "applied" in record:
+                    self.hold(agent, record)
                 continue
             if not is_open_salt(area, settings["open_salt_names"]) or not held_glass(world, agent):
                 continue
@@ -158,6 +203,13 @@ class SaltGlaze(BaseStepRule):
             amount = current - max(0, current - reduction)
             if amount <= 0:
                 continue
+            if not settings["on_definition"]:
+                record = {"active": True, "obj_id": oid, "stat": stat, "amount": amount}
+                record.update(applied=0, deaths=agent.deaths)
+                self.hold(agent, record)
+                agent.progress[STATE_KEY] = record
+                self.formed(agent, res, obj, stat, amount)
+                continue
             originals = world.auxiliary.setdefault(STATE_KEY, {}).setdefault(oid, {})
             if stat not in originals:
                 originals[stat] = current + sum(
@@ -175,14 +227,15 @@ class SaltGlaze(BaseStepRule):
                 "stat": stat,
                 "amount": amount,
             }
-            res.say(
-                agent.id,
-                "salt_glaze.formed",
-                f"Salt glaze creeps over {obj.name} under the open sky: its {stat} drops by "
-                f"{amount} until I reach an observatory.",
-            )
-            res.emit(
-                "salt_glaze_formed",
-                agent.id,
-                {"area_id": agent.area_id, "obj_id": oid, "stat": stat, "amount": amount},
-            )
+            self.formed(agent, res, obj, stat, amount)
+
+    @staticmethod
+    def formed(agent: AgentState, res: RuleResult, obj: ObjectDef, stat: str, amount: int) -> None:
+        res.say(
+            agent.id,
+            "salt_glaze.formed",
+            f"Salt glaze creeps over {obj.name} under the open sky: its {stat} drops by "
+            f"{amount} until I reach an observatory.",
+        )
+        data = {"area_id": agent.area_id, "obj_id": obj.id, "stat": stat, "amount": amount}
+        res.emit("salt_glaze_formed", agent.id, data)

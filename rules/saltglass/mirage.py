@@ -15,8 +15,10 @@ has no definition): it is seen (`1 <fake_name>` in the area's text), never picke
 quest's object, and its `mirage_dispelled` branch never fires. Here it is kept in the record
 alone (`on_ground`: still lying there), since a ground entry must name an object of the world:
 `listen` counts it among the ground entries, `collect_unattended_step` may take it (`on_ground`
-false, the record lives on until it expires), and the area's text shows it through
-`visible_mirages` (the observation's part, to be wired by the view).
+false, the record lives on until it expires), and the area's text shows it after the ground's
+objects (`ground_sights`, read by the text observation). The vector observation does not show it:
+its ground segment counts object kinds of the world, and a phantom is none, nor can a discrete
+agent do anything with it.
 """
 
 from __future__ import annotations
@@ -76,6 +78,13 @@ class SaltMirage(BaseStepRule):
         "lifetime_max": 18,
         "open_salt_names": list(OPEN_SALT),
     }
+
+    def ground_sights(self, world: World, area_id: str) -> tuple[tuple[int, str], ...]:
+        """The phantom lying there, as the area's text shows it (`1 <fake_name>`): asked for every
+        agent's text, every tick, so a plain look-up."""
+        state = world.auxiliary.get(STATE_KEY)
+        record = state["active"].get(area_id) if state else None
+        return ((1, record["fake_name"]),) if record and record["on_ground"] else ()
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world, rng, s = ctx.game, ctx.world, ctx.game.rng, ctx.game.tick_index

@@ -33,6 +33,12 @@ class GameSpec:
     # loads (never stored here): rule -> setting -> (class, attribute) in `general_module`.
     content_settings: dict[str, dict[str, tuple[str, str]]] = attrs.field(factory=dict)
     darkness: bool = False  # unlit areas hide what is around (`features.darkness`)
+    # Texts name money by the currency's own name plus "s" (`features.currency_name`), as the game
+    # prints it ("saltmarks"); else the base wording.
+    currency_plural: bool = False
+    # The game's engine reads an object's `attack` only: weapons that write `attack_power` add
+    # nothing in hand (saltglass). Kept as published (else our loader reads it as `attack`).
+    weapon_attack_power_ignored: bool = False
     missing: tuple[str, ...] = ()  # what of the game is not played yet, for `games` and docs
 
     @property
@@ -125,7 +131,9 @@ GAMES: dict[str, GameSpec] = {
             "saltglass",
             "generated/saltglass",
             rule_packs=("saltglass",),
-            missing=("its main quest (planned)", "the mirage view", "the currency's name in texts"),
+            currency_plural=True,
+            weapon_attack_power_ignored=True,
+            missing=("its main quest (planned)",),
         ),
     )
 }

@@ -104,6 +104,15 @@ def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int
         _read_content_settings(copy, spec, features.setdefault("rule_settings", {}))
     if spec.darkness:
         features["darkness"] = {"light_objects": ["obj_torch"]}
+    objects = raw.get("entities", {}).get("objects", [])
+    if spec.weapon_attack_power_ignored:
+        for obj in objects:  # what the game's engine reads: `attack`, 0 when absent
+            if "attack_power" in obj and "attack" not in obj:
+                obj["attack"] = 0
+    if spec.currency_plural:
+        coin = next((o for o in objects if o.get("category") == "currency"), None)
+        if coin is not None:
+            features["currency_name"] = f"{coin['name']}s"
     events = list(raw.get("custom_events", []))
     quests: dict[str, Any] = {}
     if "main_quest" in events:

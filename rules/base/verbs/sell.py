@@ -112,7 +112,7 @@ class Sell(DealRule):
             agent.id,
             "sell.done",
             f"I sold {amount} {obj.name} to {npc.name} for {paid} {money_name(world)} "
-            f"({unit} each); the coins are on the ground here.",
+            f"({unit} each); the {world.currency_name or 'coins'} are on the ground here.",
         )
         data = {"npc_id": npc.id, "obj_id": obj.id, "amount": amount, "unit_price": unit}
         res.emit("object_sold", agent.id, {**data, "area_id": agent.area_id})

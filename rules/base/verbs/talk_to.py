@@ -29,8 +29,9 @@ def price_entry(world: World, oid: str, count: int, currency: str) -> str:
 
 
 def price_list(world: World, npc: Npc) -> str:
-    currency_id = world.currency_id
-    currency = world.objects[currency_id].name if currency_id is not None else "money"
+    currency_id, currency = world.currency_id, world.currency_name  # the world's word first
+    if currency is None:
+        currency = world.objects[currency_id].name if currency_id is not None else "money"
     entries = [price_entry(world, oid, n, currency) for oid, n in npc.inventory.items() if n > 0]
     return ", ".join(entries)
 
