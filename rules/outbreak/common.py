@@ -28,6 +28,7 @@ from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
 from agentodyssey_pz.world.agents import AgentState, remove_count
+from agentodyssey_pz.world.darkness import in_darkness
 from agentodyssey_pz.world.world import World
 
 BARRICADED = "barricaded_paths"
@@ -135,6 +136,15 @@ def fighting_here(world: World, agent: AgentState) -> bool:
             if npc is not None and npc.area_id is not None:
                 return True
     return False
+
+
+def may_fight_here(world: World, agent: AgentState) -> bool:
+    """For listings: `fighting_here`, except that in the dark (which hides whether the foe still
+    stands) any fight recorded counts, so nothing hidden decides what is offered (docs/rule-packs.md
+    "Listings in the dark": a path left out there may still work typed)."""
+    if in_darkness(world, agent):
+        return bool(agent.combats)
+    return fighting_here(world, agent)
 
 
 def named_neighbor(world: World, agent: AgentState, name: str) -> tuple[str, dict] | None:

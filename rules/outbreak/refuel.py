@@ -28,6 +28,9 @@ class Refuel(BaseActionRule):
     description = "Refill a light source in my hands with lantern fuel."
     catalogue = CatalogueShape("object", name=0)
     valid_params_from_mask = True
+    # Its listings read what the agent carries and its own fights, never the ground, NPCs or
+    # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
+    dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

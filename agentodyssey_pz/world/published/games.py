@@ -29,7 +29,9 @@ class GameSpec:
     main_quest: bool = False  # its main quest is imported (else: switched off, see `missing`)
     rule_packs: tuple[str, ...] = ()  # bundled packs with its verbs and background rules
     rule_settings: dict[str, dict[str, Any]] = attrs.field(factory=dict)
-    darkness: bool = False  # unlit areas hide what is around (`features.darkness`)
+    # Unlit areas hide what is around (`features.darkness`): True for the torch-lit darkness of
+    # remnant and mark, or the `features.darkness` object itself.
+    darkness: bool | dict[str, Any] = False
     missing: tuple[str, ...] = ()  # what of the game is not played yet, for `games` and docs
 
     @property
@@ -107,10 +109,10 @@ GAMES: dict[str, GameSpec] = {
             "generated/quarantine",
             synthesis="quarantine",
             rule_packs=("outbreak",),
-            missing=(
-                "its main quest (planned)",
-                "the darkness view (observation: pitch dark notice, indistinct shapes)",
-            ),
+            # The outbreak pack's light fuel decides who is in the dark, and the dark hides only
+            # the ground and the people around (docs/world-format.md 9.1).
+            darkness={"agent_flags": "in_darkness", "hides": "surroundings"},
+            missing=("its main quest (planned)",),
         ),
         GameSpec(
             "robot_kingdom",

@@ -88,7 +88,9 @@ def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int
         features["rule_packs"] = list(spec.rule_packs)
     if spec.rule_settings:
         features["rule_settings"] = json.loads(json.dumps(spec.rule_settings))
-    if spec.darkness:
+    if isinstance(spec.darkness, dict):
+        features["darkness"] = dict(spec.darkness)
+    elif spec.darkness:
         features["darkness"] = {"light_objects": ["obj_torch"]}
     events = list(raw.get("custom_events", []))
     quests: dict[str, Any] = {}
