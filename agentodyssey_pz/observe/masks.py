@@ -331,10 +331,7 @@ def action_mask(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     dark = darkness_kind(game, agent)
-    if not dark:
-        build = mask_plan
-    else:
-        build = dark_mask_plan if dark == "dark" else dim_mask_plan
+    build = mask_plan if not dark else dark_mask_plan if dark == "dark" else dim_mask_plan
     if cache is not None:
         plan = cache.plan(f"{dark} mask", rules, catalogue, build)
     else:
