@@ -118,13 +118,28 @@ def darkness_kind(game: Game, agent: AgentState) -> str:
 
 
 @functools.lru_cache(maxsize=64)  # rule sets are fixed per game: a handful per process
-def _verb_order(verb_ids: tuple[str, ...]) -> tuple[str, ...]:
-    return in_order(verb_ids, VERB_ORDER)
+def _verb_order(verbs: tuple[tuple[str, str | None], ...]) -> tuple[str, ...]:
+    order = list(in_order(tuple(v for v, _ in verbs), VERB_ORDER))
+    follows = {v: after for v, after in verbs if after is not None and after != v}
+    placed = set(order) - set(follows)
+    pending = [v for v in order if v in follows]
+    order = [v for v in order if v in placed]
+    while pending:  # each verb right after the one it names, chains in turn (a before b: b, a)
+        ready = [v for v in pending if follows[v] in placed]
+        if not ready:  # names a verb that is absent (or a cycle): where it was, at the end
+            order += pending
+            break
+        for v in reversed(ready):  # the first of several after one verb ends first
+            order.insert(order.index(follows[v]) + 1, v)
+            placed.add(v)
+        pending = [v for v in pending if v not in placed]
+    return tuple(order)
 
 
 def verbs_in_order(rules: dict) -> tuple[str, ...]:
-    """The verb ids of a rule set in the spec's order, other packs' verbs after them."""
-    return _verb_order(tuple(rules))
+    """The verb ids of a rule set in the spec's order, other packs' verbs after them, except
+    those that name the verb they come right after (`BaseActionRule.listed_after`)."""
+    return _verb_order(tuple((v, getattr(r, "listed_after", None)) for v, r in rules.items()))
 
 
 # (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
@@ -135,15 +150,18 @@ def verbs_in_order(rules: dict) -> tuple[str, ...]:
 ListingPlan = tuple[tuple[str, Any, str, bool], ...]
 
 
-def listing_plan(rules: dict, cache: ListingCache | None = None, dark: str = "") -> ListingPlan:
-    """The rule set's listing plan (`dark`: "dark" or "dim", of the verbs offered there, see
-    `darkness_kind`): the env's own (`cache`), else built afresh."""
-    if not dark:
+def listing_plan(
+    rules: dict, cache: ListingCache | None = None, dark: str | bool = ""
+) -> ListingPlan:
+    """The rule set's listing plan (`dark`: "dim", or "dark" (True), of the verbs offered there,
+    see `darkness_kind`): the env's own (`cache`), else built afresh."""
+    kind = "" if not dark else "dim" if dark == "dim" else "dark"
+    if not kind:
         build = build_listing_plan
     else:
-        build = build_dark_listing_plan if dark == "dark" else build_dim_listing_plan
+        build = build_dim_listing_plan if kind == "dim" else build_dark_listing_plan
     if cache is not None:
-        return cache.plan(f"{dark} listing", rules, None, build)
+        return cache.plan(f"{kind} listing", rules, None, build)
     return build(rules)
 
 
@@ -331,7 +349,7 @@ def action_mask(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     dark = darkness_kind(game, agent)
-    build = mask_plan if not dark else dark_mask_plan if dark == "dark" else dim_mask_plan
+    build = mask_plan if not dark else dim_mask_plan if dark == "dim" else dark_mask_plan
     if cache is not None:
         plan = cache.plan(f"{dark} mask", rules, catalogue, build)
     else:

@@ -235,6 +235,9 @@ class BaseActionRule(ABC):
     # those (`features.darkness.hides` "surroundings"), as `dark_safe` verbs are everywhere. Same
     # ownership rule as `dark_safe`.
     dim_safe: ClassVar[bool] = False
+    # The verb id this verb comes right after in valid-action lists (a game that lists its verbs
+    # among the base ones: quarantine's after `write`); None: after the base verbs, in rule order.
+    listed_after: ClassVar[str | None] = None
     # Numbers a world may tune, with their defaults (`rules.settings`): each instance reads its
     # own `self.settings`, these updated with the world's `features.rule_settings`.
     settings: ClassVar[Mapping[str, Any]] = {}

@@ -58,6 +58,7 @@ class Barricade(BaseActionRule):
     description = "Barricade the path to a neighbouring area for good with 3 logs or planks."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
+    listed_after = "eavesdrop"  # listed after `write`, before `wait`, as AgentOdyssey lists them
     # Its listings read what the agent carries and its own fights, never the ground, NPCs or
     # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
     dim_safe = True

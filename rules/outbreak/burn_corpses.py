@@ -34,6 +34,7 @@ class BurnCorpses(BaseActionRule):
     description = "Burn the corpses in this area with a chemical and a rag, ending their rot."
     catalogue = CatalogueShape("none")
     valid_params_from_mask = True
+    listed_after = "barricade"  # listed after `write`, before `wait`, as AgentOdyssey lists them
     # Its listings read what the agent carries and its own fights, never the ground, NPCs or
     # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
     dim_safe = True

@@ -15,6 +15,7 @@ checkpoints and resume are exact), named as AgentOdyssey names it:
 | `in_darkness` | agent id -> bool |
 | `light_fuel` | agent id -> {held object id -> fuel} |
 | `quarantine_lockdown` | area id -> `{timer, active, locked_paths, locked_containers}` |
+| `sealed_containers` | container id -> why (`world.sealed`; lockdown `seal_containers` on) |
 
 "Possession sources" are the hands, then the equipped inventory, then the containers held in
 hand (hand order): `carried_stores`.
@@ -39,6 +40,7 @@ SPAWN_COOLDOWN = "corruption_spawn_cooldown"
 IN_DARKNESS = "in_darkness"
 LIGHT_FUEL = "light_fuel"
 LOCKDOWN = "quarantine_lockdown"
+SEALED = "sealed_containers"  # `agentodyssey_pz.world.sealed.SEALED`, read by the base pack
 
 PATH_SHAPE = Record({"from": str, "to": str})
 SHAPES: dict[str, Any] = {
@@ -49,6 +51,7 @@ SHAPES: dict[str, Any] = {
     SPAWN_COOLDOWN: MapOf(int),
     IN_DARKNESS: MapOf(bool),
     LIGHT_FUEL: MapOf(MapOf(int)),
+    SEALED: MapOf(str),
     LOCKDOWN: MapOf(
         Record(
             {

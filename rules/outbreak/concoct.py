@@ -38,6 +38,7 @@ class Concoct(BaseActionRule):
     description = "Mix two herbs I carry into a remedy and drink it (20 to 90 HP by the pair)."
     catalogue = CatalogueShape("object", name=0)
     valid_params_from_mask = True
+    listed_after = "write"  # listed after `write`, before `wait`, as AgentOdyssey lists them
     # Its listings read what the agent carries and its own fights, never the ground, NPCs or
     # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
     dim_safe = True

@@ -31,6 +31,7 @@ class Eavesdrop(BaseActionRule):
     description = "Listen for who is in a neighbouring area (an enemy there may hear me and come)."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
+    listed_after = "shove"  # listed after `write`, before `wait`, as AgentOdyssey lists them
     # Its listings read what the agent carries and its own fights, never the ground, NPCs or
     # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
     dim_safe = True
