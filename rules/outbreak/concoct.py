@@ -38,6 +38,9 @@ class Concoct(BaseActionRule):
     description = "Mix two herbs I carry into a remedy and drink it (20 to 90 HP by the pair)."
     catalogue = CatalogueShape("object", name=0)
     valid_params_from_mask = True
+    # Its listings read only the names and what the agent carries (`reach_key`): kept while the
+    # agent's reach is unchanged (docs/rule-packs.md, the exact-mask contract).
+    lists_from_reach = True
     listed_after = "write"  # listed after `write`, before `wait`, as AgentOdyssey lists them
     # Its listings read what the agent carries and its own fights, never the ground, NPCs or
     # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).

@@ -28,6 +28,9 @@ class Refuel(BaseActionRule):
     description = "Refill a light source in my hands with lantern fuel."
     catalogue = CatalogueShape("object", name=0)
     valid_params_from_mask = True
+    # Its listings read only the names and what the agent carries (`reach_key`): kept while the
+    # agent's reach is unchanged (docs/rule-packs.md, the exact-mask contract).
+    lists_from_reach = True
     listed_after = "burn_corpses"  # listed after `write`, before `wait`, as AgentOdyssey lists them
     # Its listings read what the agent carries and its own fights, never the ground, NPCs or
     # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
