@@ -225,7 +225,7 @@ def test_in_the_dark_only_verbs_blind_to_the_surroundings_are_offered_and_all_wo
         assert infos["agent_0"]["action_ok"], env.action_name("agent_0", index)
         verbs.add(entry.verb)
     assert {"concoct", "refuel", "burn_corpses", "barricade", "eavesdrop"} <= verbs
-    for verb, commands in listed.items():
+    for commands in listed.values():
         for command in commands:
             trial = restore(snap)
             observations, _, _, _, infos = trial.step({"agent_0": command, "agent_1": "wait"})
@@ -298,7 +298,7 @@ def lockdown_with_a_bag(seal: bool):
 
 
 def test_lockdown_containers_stay_usable_as_published() -> None:
-    game, bag, name = lockdown_with_a_bag(seal=False)
+    game, _, name = lockdown_with_a_bag(seal=False)
     assert "sealed_containers" not in game.world.auxiliary
     res = act(game, "agent_0", f"store 1 chemical {name}")
     assert res.action_ok["agent_0"], res.feedback_text("agent_0")
