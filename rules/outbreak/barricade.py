@@ -46,6 +46,16 @@ def wood_entries(
     return out
 
 
+def wood_count(world: World, agent: AgentState, wood: Any) -> int:
+    """`wood_total(wood_entries(...))` without building the entries (for listings)."""
+    hands = agent.hands
+    items = world.containers[agent.inventory_id].items if agent.inventory_id is not None else {}
+    total = 0
+    for def_id in wood:
+        total += hands.get(def_id, 0) + items.get(def_id, 0)
+    return total
+
+
 def wood_total(entries: list[tuple[dict[str, int], str, dict[str, str]]]) -> int:
     return sum(store[oid] for store, oid, _ in entries)
 
@@ -110,7 +120,7 @@ class Barricade(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        entries = wood_entries(world, agent, self.settings["wood"])
-        if wood_total(entries) < self.settings["wood_needed"] or may_fight_here(world, agent):
+        wood = wood_count(world, agent, self.settings["wood"])
+        if wood < self.settings["wood_needed"] or may_fight_here(world, agent):
             return []
         return [(n, (name,)) for n, name, _ in world.named_neighbors(agent.area_id, agent.id)]

@@ -28,7 +28,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
-from agentodyssey_pz.world.agents import AgentState, remove_count
+from agentodyssey_pz.world.agents import AgentState, carried_stores, remove_count
 from agentodyssey_pz.world.darkness import in_darkness
 from agentodyssey_pz.world.world import World
 
@@ -111,9 +111,10 @@ def sources(world: World, agent: AgentState) -> list[tuple[dict[str, int], dict[
 
 
 def units_held(world: World, agent: AgentState, def_id: str) -> int:
-    """Units of a plain definition over the possession sources."""
+    """Units of a plain definition over the possession sources (the same stores as `sources`,
+    without the tracking locations: listings ask it for every agent and tick)."""
     total = 0
-    for store, _ in sources(world, agent):
+    for store in carried_stores(world, agent):
         total += store.get(def_id, 0)
     return total
 

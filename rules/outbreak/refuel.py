@@ -60,13 +60,13 @@ class Refuel(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        if units_held(world, agent, FUEL) < 1:
-            return []
         out = []
-        for oid in agent.hands:
+        for oid in agent.hands:  # two at most: looked at before the fuel, which needs a search
             if not is_light_source(world, oid):
                 continue
             found = world.listing(oid)
             if found is not None and world.obj_name_to_id.get(found[1]) == oid:
                 out.append((found[0], (found[1],)))
+        if out and units_held(world, agent, FUEL) < 1:
+            return []
         return out
