@@ -191,12 +191,15 @@ def test_eavesdrop_hears_names_and_draws_only_with_enemies() -> None:
 
 
 def test_eavesdrop_alert_rate_and_effect() -> None:
-    game = None
+    game = ward()  # built once; each trial puts the two back in the lobby and ends the fight
+    a = spawn_npc(game, "npc_zombie", LOBBY)
+    b = spawn_npc(game, "npc_licker", LOBBY)
     alerts = 0
     for seed in range(ALERT_TRIALS):
-        game = ward(seed, reuse=game)
-        a = spawn_npc(game, "npc_zombie", LOBBY)
-        b = spawn_npc(game, "npc_licker", LOBBY)
+        for npc in (a, b):  # in this order: the alert's choice reads the lobby's order
+            game.world.remove_npc_from_map(npc.id)
+            game.world.place_npc(npc.id, LOBBY)
+        game.agents["agent_0"].combats.clear()
         game.rng.seed(seed)
         draws = mirror(game)
         alert = draws.random() < 0.15
