@@ -33,8 +33,8 @@ def test_the_audit_finds_nothing_wrong_with_sixteen_agents(tutorial) -> None:
     report = audit(
         WORLD,
         agents=CROWD,
-        ticks=40,
-        states=3,
+        ticks=80,
+        states=6,
         tutorial=tutorial,
         seed=5,
         resume_ticks=20,
