@@ -220,7 +220,9 @@ def valid_params_by_verb(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    dark = darkness_kind(game, agent)
+    # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
+    no_dark = game.world.definition.features.darkness is None
+    dark = "" if no_dark else darkness_kind(game, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     out: ParamsByVerb = {}
     for verb_id, rule, _, from_mask in listing_plan(rules, cache, dark):
@@ -267,7 +269,9 @@ def valid_actions(
         }
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    dark = darkness_kind(game, agent)
+    # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
+    no_dark = game.world.definition.features.darkness is None
+    dark = "" if no_dark else darkness_kind(game, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     out: dict[str, list[str]] = {}
     for verb_id, rule, phrase, from_mask in listing_plan(rules, cache, dark):
@@ -348,7 +352,9 @@ def action_mask(
     view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
     agent = game.agents[agent_id]
-    dark = darkness_kind(game, agent)
+    # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
+    no_dark = game.world.definition.features.darkness is None
+    dark = "" if no_dark else darkness_kind(game, agent)
     build = mask_plan if not dark else dim_mask_plan if dark == "dim" else dark_mask_plan
     if cache is not None:
         plan = cache.plan(f"{dark} mask", rules, catalogue, build)

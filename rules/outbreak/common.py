@@ -146,9 +146,9 @@ def may_fight_here(world: World, agent: AgentState) -> bool:
     """For listings: `fighting_here`, except that in the dark (which hides whether the foe still
     stands) any fight recorded counts, so nothing hidden decides what is offered (docs/rule-packs.md
     "Listings in the dark": a path left out there may still work typed)."""
-    if in_darkness(world, agent):
-        return bool(agent.combats)
-    return fighting_here(world, agent)
+    if not agent.combats:  # no fight at all: the same answer in the dark and in the light
+        return False
+    return True if in_darkness(world, agent) else fighting_here(world, agent)
 
 
 def named_neighbor(world: World, agent: AgentState, name: str) -> tuple[str, dict] | None:
