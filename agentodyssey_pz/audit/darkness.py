@@ -3,8 +3,10 @@ darkness hides.
 
 Sits on top, with the rest of `agentodyssey_pz.audit`. On a copy of the game, everything darkness
 hides from the agent (`world.darkness`: what it holds and wears, the ground, NPCs and other agents
-here) is changed, and its action mask and valid-action list must stay as they were: a verb
-declared `dark_safe` whose listing reads any of those is named.
+here; where the dark hides only the surroundings, `features.darkness.hides` "surroundings", the
+ground, NPCs and other agents only) is changed, and its action mask and valid-action list must stay
+as they were: a verb declared `dark_safe` (or `dim_safe`) whose listing reads any of those is
+named.
 """
 
 from __future__ import annotations
@@ -18,14 +20,15 @@ from agentodyssey_pz.audit.report import DARK, Findings
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.observe.catalogue import ActionCatalogue
 from agentodyssey_pz.observe.masks import action_mask, valid_actions
-from agentodyssey_pz.world.darkness import in_darkness
+from agentodyssey_pz.world.darkness import hides_holdings, in_darkness
 
 
 def change_hidden(game: Game, agent_id: str) -> list[str]:
     """Change, in place, what darkness hides from an agent that is in the dark, keeping it in the
     dark: its hands and the ground here are emptied, or get a unit of something when empty; what
     it wears comes off; NPCs here leave the map, or one from elsewhere comes; other agents here go
-    elsewhere, or one comes. Returns what was changed, in words."""
+    elsewhere, or one comes. Where the dark hides only the surroundings, its hands and what it
+    wears stay. Returns what was changed, in words."""
     world, agent = game.world, game.agents[agent_id]
     lights = world.definition.features.darkness.light_objects  # in the dark: darkness is on
     thing = next(
@@ -33,14 +36,16 @@ def change_hidden(game: Game, agent_id: str) -> list[str]:
     )
     changed = []
     area = world.areas[agent.area_id]
-    for where, store in (("hands", agent.hands), ("ground", area.objects)):
+    holdings = hides_holdings(world)
+    stores = (("hands", agent.hands), ("ground", area.objects)) if holdings else ()
+    for where, store in stores or (("ground", area.objects),):
         if store:
             store.clear()
             changed.append(f"{where} emptied")
         elif thing is not None:
             store[thing] = 1
             changed.append(f"1 {world.name_of(thing)} put in the {where}")
-    if agent.equipped or agent.inventory_id is not None:
+    if holdings and (agent.equipped or agent.inventory_id is not None):
         agent.equipped.clear()
         agent.inventory_id = None
         changed.append("nothing worn")

@@ -12,7 +12,9 @@ kept incrementally (visits only ever grow).
 A world with darkness (`features.darkness`) has one more segment, last, so every other offset is
 that of the same world without it: `in_darkness`, 1 while the agent cannot see (`world.darkness`).
 Then what darkness hides reads 0: the segments `HIDDEN_IN_DARK` and the `coins` stat (coins are
-counted in the hands and containers, all hidden) (docs/world-format.md 9.1).
+counted in the hands and containers, all hidden) (docs/world-format.md 9.1). Where the dark hides
+only the surroundings (`features.darkness.hides` "surroundings": AgentOdyssey's quarantine), only
+the segments `HIDDEN_IN_DIM` read 0, and the coins are shown.
 """
 
 from __future__ import annotations
@@ -70,6 +72,16 @@ HIDDEN_IN_DARK = (
     "agents_here",
 )
 
+# Where the dark hides only the surroundings: the ground, the NPCs and the other agents.
+HIDDEN_IN_DIM = (
+    "ground",
+    "npc_count",
+    "npc_health",
+    "npc_enemy",
+    "npc_fighting_me",
+    "agents_here",
+)
+
 SELF_FIELDS = (
     "hp_fraction",
     "attack",
@@ -120,7 +132,17 @@ class ObservationLayout:
             ("tutorial", 2, "tutorial progress (stage / 28), tutorial passed"),
             ("time", 2, "time of day as sin and cos"),
         ]
-        if definition.features.darkness is not None:
+        darkness = definition.features.darkness
+        if darkness is not None and darkness.hides == "surroundings":
+            spec.append(
+                (
+                    "in_darkness",
+                    1,
+                    "1 when I am in the dark (no burning light in an unlit area); then "
+                    f"{', '.join(HIDDEN_IN_DIM)} read 0",
+                )
+            )
+        elif darkness is not None:
             hidden = ", ".join(HIDDEN_IN_DARK)
             spec.append(
                 (
@@ -137,6 +159,7 @@ class ObservationLayout:
             start += size
         self.size = start
         self.at = {s.name: s.start for s in self.segments}
+        self.hides_holdings = darkness is None or darkness.hides != "surroundings"
 
     def describe(self) -> str:
         return "\n".join(f"[{s.start}:{s.stop}] {s.name}: {s.meaning}" for s in self.segments)
@@ -172,6 +195,8 @@ class VectorEncoder:
         self._agents_here, self._quest = at["agents_here"], at["quest"]
         self._tutorial, self._time = at["tutorial"], at["time"]
         self._dark: int | None = at.get("in_darkness")  # None: a world without darkness
+        # In the dark, also what I hold and wear is hidden (else only the surroundings).
+        self._dark_holdings = layout.hides_holdings
         self._n_areas = layout.areas.size
         self._visited: dict[str, tuple[dict[str, None], int, memoryview]] = {}
         self._slot: dict[str, int] = {}  # object id (definition or instance) -> slot, -1: none
@@ -219,7 +244,7 @@ class VectorEncoder:
             out.fill(0.0)
         view = memoryview(out)
         dark = self._dark is not None and in_darkness(world, agent)
-        self._self_stats(game, agent, view, dark)
+        self._self_stats(game, agent, view, dark and self._dark_holdings)
         area_id = agent.area_id
         area = world.areas[area_id]
         i = lay.area_index.get(area_id)
@@ -240,15 +265,16 @@ class VectorEncoder:
         if world is not self._slot_world:  # a new episode or a restored state: new instance ids
             self._slot.clear()
             self._slot_world = world
-        if dark:  # what darkness hides stays 0 (`HIDDEN_IN_DARK`)
+        if dark:  # what darkness hides stays 0 (`HIDDEN_IN_DARK`, or `HIDDEN_IN_DIM`)
             view[self._dark] = 1.0
-        else:
-            self._counts(world, area.objects, view, self._ground)
+        if not dark or not self._dark_holdings:
             self._counts(world, agent.hands, view, self._hands)
             self._counts(world, agent.equipped, view, self._equipped)
             if agent.inventory_id is not None:
                 inventory = world.containers[agent.inventory_id].items
                 self._counts(world, inventory, view, self._inventory)
+        if not dark:
+            self._counts(world, area.objects, view, self._ground)
             self._npcs(world, agent, view)
             view[self._agents_here] = (game.count_in(area_id) - 1) / self.n_others
         self._progress(agent, view)

@@ -86,48 +86,84 @@ def reuses_mask(rule_class: type) -> bool:
 
 
 @functools.cache
-def offered_in_dark(rule_class: type) -> bool:
-    """Whether a verb is offered to an agent in the dark: it says so (`dark_safe`) in a class that
-    its listing methods (`mask_targets`, `valid_params`, `valid_commands`) are inherited from, so
-    a subclass that rewrites one of them below that class does not inherit the promise."""
-    if not getattr(rule_class, "dark_safe", False):
-        return False
+def offered_in_dark(rule_class: type, holdings_hidden: bool = True) -> bool:
+    """Whether a verb is offered to an agent in the dark: it says so (`dark_safe`, or `dim_safe`
+    where the dark hides only the surroundings: `holdings_hidden` False) in a class that its
+    listing methods (`mask_targets`, `valid_params`, `valid_commands`) are inherited from, so a
+    subclass that rewrites one of them below that class does not inherit the promise."""
+    promises = ("dark_safe",) if holdings_hidden else ("dark_safe", "dim_safe")
     mro = rule_class.__mro__
 
     def owner(name: str) -> type:
         return next(k for k in mro if name in vars(k))
 
-    promised = owner("dark_safe")
-    return all(
-        issubclass(promised, owner(name))
-        for name in ("mask_targets", "valid_params", "valid_commands")
-    )
+    for promise in promises:
+        if getattr(rule_class, promise, False):
+            promised = owner(promise)
+            if all(
+                issubclass(promised, owner(name))
+                for name in ("mask_targets", "valid_params", "valid_commands")
+            ):
+                return True
+    return False
+
+
+def darkness_kind(game: Game, agent: AgentState) -> str:
+    """ "" when the agent can see; "dark" in the dark; "dim" in a dark that hides only the
+    surroundings (`features.darkness.hides`). Not even asks `in_darkness` in a world without
+    darkness (every agent, every tick)."""
+    world = game.world
+    darkness = world.definition.features.darkness
+    if darkness is None or not in_darkness(world, agent):
+        return ""
+    return "dim" if darkness.hides == "surroundings" else "dark"
 
 
 @functools.lru_cache(maxsize=64)  # rule sets are fixed per game: a handful per process
-def _verb_order(verb_ids: tuple[str, ...]) -> tuple[str, ...]:
-    return in_order(verb_ids, VERB_ORDER)
+def _verb_order(verbs: tuple[tuple[str, str | None], ...]) -> tuple[str, ...]:
+    order = list(in_order(tuple(v for v, _ in verbs), VERB_ORDER))
+    follows = {v: after for v, after in verbs if after is not None and after != v}
+    placed = set(order) - set(follows)
+    pending = [v for v in order if v in follows]
+    order = [v for v in order if v in placed]
+    while pending:  # each verb right after the one it names, chains in turn (a before b: b, a)
+        ready = [v for v in pending if follows[v] in placed]
+        if not ready:  # names a verb that is absent (or a cycle): where it was, at the end
+            order += pending
+            break
+        for v in reversed(ready):  # the first of several after one verb ends first
+            order.insert(order.index(follows[v]) + 1, v)
+            placed.add(v)
+        pending = [v for v in pending if v not in placed]
+    return tuple(order)
 
 
 def verbs_in_order(rules: dict) -> tuple[str, ...]:
-    """The verb ids of a rule set in the spec's order, other packs' verbs after them."""
-    return _verb_order(tuple(rules))
+    """The verb ids of a rule set in the spec's order, other packs' verbs after them, except
+    those that name the verb they come right after (`BaseActionRule.listed_after`)."""
+    return _verb_order(tuple((v, getattr(r, "listed_after", None)) for v, r in rules.items()))
 
 
 # (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
 # order: what the per-agent listing loops need, found once per rule set instead of per verb and
 # agent. The env keeps it in its `ListingCache`; callers without one (a command line, the audit's
 # fresh listings) build it per call, a few microseconds. An agent in the dark is listed from the
-# plan of the verbs offered there (`dark=True`), so the loops ask nothing more per verb.
+# plan of the verbs offered there (`dark="dark"` or "dim"), so the loops ask nothing more per verb.
 ListingPlan = tuple[tuple[str, Any, str, bool], ...]
 
 
-def listing_plan(rules: dict, cache: ListingCache | None = None, dark: bool = False) -> ListingPlan:
-    """The rule set's listing plan (`dark`: of the verbs offered in the dark): the env's own
-    (`cache`), else built afresh."""
-    build = build_dark_listing_plan if dark else build_listing_plan
+def listing_plan(
+    rules: dict, cache: ListingCache | None = None, dark: str | bool = ""
+) -> ListingPlan:
+    """The rule set's listing plan (`dark`: "dim", or "dark" (True), of the verbs offered there,
+    see `darkness_kind`): the env's own (`cache`), else built afresh."""
+    kind = "" if not dark else "dim" if dark == "dim" else "dark"
+    if not kind:
+        build = build_listing_plan
+    else:
+        build = build_dim_listing_plan if kind == "dim" else build_dark_listing_plan
     if cache is not None:
-        return cache.plan("dark listing" if dark else "listing", rules, None, build)
+        return cache.plan(f"{kind} listing", rules, None, build)
     return build(rules)
 
 
@@ -140,6 +176,10 @@ def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:
 
 def build_dark_listing_plan(rules: dict, _: object = None) -> ListingPlan:
     return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1])))
+
+
+def build_dim_listing_plan(rules: dict, _: object = None) -> ListingPlan:
+    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1]), False))
 
 
 # (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds) per
@@ -160,6 +200,11 @@ def dark_mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
     return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1])))
 
 
+def dim_mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
+    """`mask_plan` of the verbs offered in a dark that hides only the surroundings."""
+    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1]), False))
+
+
 def valid_params_by_verb(
     game: Game,
     agent_id: str,
@@ -177,8 +222,9 @@ def valid_params_by_verb(
     rules = game.engine.rules
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    world = game.world  # `in_darkness`, not even called in a world without darkness
-    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
+    no_dark = game.world.definition.features.darkness is None
+    dark = "" if no_dark else darkness_kind(game, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     forced = game.forced_turn(agent) if game.forcing_rules else None
     out: ParamsByVerb = {}
@@ -230,8 +276,9 @@ def valid_actions(
         }
     agent = game.agents[agent_id]
     ctx = _listing_context(game, agent, cache)
-    world = game.world  # `in_darkness`, not even called in a world without darkness
-    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
+    no_dark = game.world.definition.features.darkness is None
+    dark = "" if no_dark else darkness_kind(game, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
     forced = game.forced_turn(agent) if game.forcing_rules else None
     out: dict[str, list[str]] = {}
@@ -271,12 +318,13 @@ def _kept_listings(
     game: Game,
     rules: dict,
     agent: AgentState,
-    dark: bool,
+    dark: str,
     *,
     same_state: bool,
 ) -> AgentListings | None:
-    """The cache's listings for this agent (`dark`: whether it is in the dark); `same_state`: the
-    caller also holds the mask of this very state, whose lookup answered for it already."""
+    """The cache's listings for this agent (`dark`: `darkness_kind`, "" in the light);
+    `same_state`: the caller also holds the mask of this very state, whose lookup answered for it
+    already."""
     if cache is None:
         return None
     if same_state:
@@ -316,11 +364,12 @@ def action_mask(
     view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
     agent = game.agents[agent_id]
-    world = game.world  # `in_darkness`, not even called in a world without darkness
-    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
-    build = dark_mask_plan if dark else mask_plan
+    # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
+    no_dark = game.world.definition.features.darkness is None
+    dark = "" if no_dark else darkness_kind(game, agent)
+    build = mask_plan if not dark else dim_mask_plan if dark == "dim" else dark_mask_plan
     if cache is not None:
-        plan = cache.plan("dark mask" if dark else "mask", rules, catalogue, build)
+        plan = cache.plan(f"{dark} mask", rules, catalogue, build)
     else:
         plan = build(rules, catalogue)
     ctx = _listing_context(game, agent, cache)
@@ -371,7 +420,8 @@ def resolve_entry(
         found = options.get(entry.verb, ())
     else:
         rule, agent = game.engine.rules[entry.verb], game.agents[agent_id]
-        if not offered_in_dark(type(rule)) and in_darkness(game.world, agent):
+        dark = darkness_kind(game, agent)
+        if dark and not offered_in_dark(type(rule), dark == "dark"):
             found = ()
         else:
             found = rule.mask_targets(_listing_context(game, agent, verb=entry.verb))

@@ -8,7 +8,10 @@ experience, neighbouring areas. Names, never ids. The wording is ours; the label
 
 An agent in the dark (`world.darkness`: an unlit area, no light in hand) sees no hands, equipment,
 ground or people: a fixed line (`TOO_DARK`) follows the feedback instead, and the rest is as usual
-(docs/world-format.md 9.1).
+(docs/world-format.md 9.1). Where the dark hides only the surroundings (`features.darkness.hides`
+"surroundings": AgentOdyssey's quarantine), a notice (`PITCH_DARK`) comes before the feedback, the
+layout stays, and the ground and the people here are only shapes (`DARK_GROUND`, `DARK_PEOPLE`, or
+`DARK_NO_ONE` when nobody else is here).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from agentodyssey_pz.world.agents import AgentState
-from agentodyssey_pz.world.darkness import in_darkness
+from agentodyssey_pz.world.darkness import hides_holdings, in_darkness
 from agentodyssey_pz.world.world import World
 
 if TYPE_CHECKING:
@@ -33,6 +36,11 @@ TOO_DARK = (
     "It is too dark here to see anything: what I hold, what I wear, what lies around or who is "
     "near."
 )
+# Where the dark hides only the surroundings: before the feedback, then for the ground and people.
+PITCH_DARK = "[Pitch dark: I can see what I carry, but around me only vague shapes.]"
+DARK_GROUND = "shapes I cannot make out in the dark"
+DARK_PEOPLE = "dark figures moving close by"
+DARK_NO_ONE = "no one, as far as I can tell"
 COMPLETION_BANNER = (
     "=== The main quest is complete: this world's story has been told. The game is won. ==="
 )
@@ -121,11 +129,14 @@ def observation_text(
     ]
     feedback = feedback.strip()
     # `in_darkness`, not even called in a world without darkness (every agent, every tick).
-    if world.definition.features.darkness is not None and in_darkness(world, agent):
+    dark = world.definition.features.darkness is not None and in_darkness(world, agent)
+    if dark and hides_holdings(world):
         if feedback:
             lines.append(feedback)
         lines.append(TOO_DARK)
     else:
+        if dark:
+            lines.append(PITCH_DARK)
         if feedback:
             lines += [feedback, ""]
         else:
@@ -135,14 +146,19 @@ def observation_text(
         for other in game.agents_in(area.id):
             if other.id != agent.id:
                 others.append(other)
-        ground = items(world, area.objects)
-        if game.sight_rules:  # most worlds have none: not even a call
-            ground = ground_text(game, area.id, ground)
+        if dark:  # only the surroundings are hidden
+            anyone = others or world.npcs_seen_by(area.id, agent.id)
+            ground, people = DARK_GROUND, DARK_PEOPLE if anyone else DARK_NO_ONE
+        else:
+            ground = items(world, area.objects)
+            if game.sight_rules:  # most worlds have none: not even a call
+                ground = ground_text(game, area.id, ground)
+            people = people_list(world, area.id, agent.id, others)
         lines += [
             f"I am holding: {items(world, agent.hands)}.",
             f"I have equipped: {items(world, agent.equipped)}.",
             f"On the ground here I see: {ground}.",
-            f"Here with me: {people_list(world, area.id, agent.id, others)}.",
+            f"Here with me: {people}.",
         ]
     lines += [
         "",

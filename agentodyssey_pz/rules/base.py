@@ -230,6 +230,14 @@ class BaseActionRule(ABC):
     # (typed, it still works). Honoured while the class that sets it also owns the listing methods
     # (`observe.masks.offered_in_dark`), so a subclass changing a listing does not inherit it.
     dark_safe: ClassVar[bool] = False
+    # True when this verb's listings reveal nothing of the agent's surroundings (the ground, NPCs,
+    # other agents), or read them only outside the dark: offered in a darkness that hides only
+    # those (`features.darkness.hides` "surroundings"), as `dark_safe` verbs are everywhere. Same
+    # ownership rule as `dark_safe`.
+    dim_safe: ClassVar[bool] = False
+    # The verb id this verb comes right after in valid-action lists (a game that lists its verbs
+    # among the base ones: quarantine's after `write`); None: after the base verbs, in rule order.
+    listed_after: ClassVar[str | None] = None
     # Numbers a world may tune, with their defaults (`rules.settings`): each instance reads its
     # own `self.settings`, these updated with the world's `features.rule_settings`.
     settings: ClassVar[Mapping[str, Any]] = {}

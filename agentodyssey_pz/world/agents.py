@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.sealed import SEALED
 from agentodyssey_pz.world.world import World
 
 HAND_CAPACITY = 2  # units, not kinds: two coins fill both hands
@@ -155,6 +156,9 @@ def reach_key(world: World, agent: AgentState) -> tuple[Any, ...] | None:
         tuple(ground.items()),
         tuple(agent.craft_credit.items()) if agent.craft_credit else None,
     ]
+    sealed = world.auxiliary.get(SEALED)  # `world.sealed`: containers a rule closed
+    if sealed:
+        key.append(tuple(sealed))
     if containers:
         # Set order may differ between equal grounds: that only makes keys unequal, never equal.
         on_ground = ground.keys() & containers.keys()

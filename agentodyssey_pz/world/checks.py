@@ -19,6 +19,7 @@ from agentodyssey_pz.errors import Problems
 from agentodyssey_pz.resources import bundled_pack_names
 from agentodyssey_pz.world.schema import (
     COMBAT_ACTIONS,
+    DARK_HIDES,
     SYNTHESIS_VARIANTS,
     UNLOCK_USAGES,
     AreaDef,
@@ -441,13 +442,24 @@ def check_feature_switches(p: Parsed, problems: Problems) -> None:
         )
     if features.darkness is not None:
         _unknown_fields(features.darkness, DarknessDef, "$.features.darkness", "", problems)
-        if not features.darkness.light_objects:
+        darkness = features.darkness
+        if darkness.hides not in DARK_HIDES:
+            problems.error(
+                "$.features.darkness.hides",
+                f"unknown value '{darkness.hides}' (expected one of {', '.join(DARK_HIDES)})",
+            )
+        if darkness.agent_flags is not None:
+            pass  # a rule decides who is in the dark: the light objects are not read
+        elif not darkness.light_objects:
             problems.warn(
                 "$.features.darkness.light_objects", "no light objects: dark areas stay dark"
             )
-        for i, oid in enumerate(features.darkness.light_objects):
-            if oid not in p.declared_objects:
-                problems.error(f"$.features.darkness.light_objects[{i}]", f"unknown object '{oid}'")
+        else:
+            for i, oid in enumerate(darkness.light_objects):
+                if oid not in p.declared_objects:
+                    problems.error(
+                        f"$.features.darkness.light_objects[{i}]", f"unknown object '{oid}'"
+                    )
     for rule, settings in (features.rule_settings or {}).items():
         if not isinstance(settings, dict):
             problems.error(

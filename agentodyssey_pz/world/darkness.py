@@ -8,6 +8,11 @@ NPCs and other agents - is left out of its observations and of what it is offere
 (docs/world-format.md 9.1). Without the switch nobody is ever in the dark, whatever the areas'
 `light`.
 
+Two variations (`DarknessDef`): with `agent_flags` a rule decides who is in the dark and keeps it
+per agent in `world.auxiliary` (AgentOdyssey's quarantine, whose lights burn fuel: the `outbreak`
+pack), read here as it stands; with `hides` "surroundings" an agent in the dark still sees what it
+holds and wears, and only the ground, NPCs and other agents are hidden (`hides_holdings`).
+
 Asked for every agent at every observation, so it reads three fields and at most two hand entries.
 """
 
@@ -27,9 +32,15 @@ def has_darkness(world: World) -> bool:
 
 def in_darkness(world: World, agent: AgentState) -> bool:
     """Whether `agent` cannot see now: the world has darkness, its area is unlit and no light
-    object is in its hands (an instance counts by its definition)."""
+    object is in its hands (an instance counts by its definition); or, in a world whose darkness
+    a rule keeps (`agent_flags`), whether the rule last put it in the dark."""
     darkness = world.definition.features.darkness
-    if darkness is None or world.areas[agent.area_id].light:
+    if darkness is None:
+        return False
+    if darkness.agent_flags is not None:  # the rule's word, whatever the area
+        flags = world.auxiliary.get(darkness.agent_flags)
+        return bool(flags.get(agent.id, False)) if isinstance(flags, dict) else False
+    if world.areas[agent.area_id].light:
         return False
     lights = darkness.light_objects  # a tuple of a few ids
     for oid in agent.hands:  # two hands at most
@@ -39,3 +50,10 @@ def in_darkness(world: World, agent: AgentState) -> bool:
         if found is not None and found.id in lights:
             return False
     return True
+
+
+def hides_holdings(world: World) -> bool:
+    """Whether an agent in the dark also cannot see what it holds and wears (`hides`
+    "everything", the default); else only its surroundings are hidden."""
+    darkness = world.definition.features.darkness
+    return darkness is not None and darkness.hides != "surroundings"

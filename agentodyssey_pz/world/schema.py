@@ -247,10 +247,20 @@ SYNTHESIS_VARIANTS = ("base", "quarantine", "remnant", "mark")
 @attrs.frozen
 class DarknessDef:
     """`features.darkness`: in an area whose `light` is false an agent sees only its
-    surroundings' outline unless it holds one of `light_objects` in hand."""
+    surroundings' outline unless it holds one of `light_objects` in hand; or, with `agent_flags`,
+    whoever a rule says is in the dark (world-format.md 9.1)."""
 
     light_objects: tuple[str, ...] = ("obj_torch",)
+    # A rule decides who is in the dark and keeps it under this key of `world.auxiliary` (agent id
+    # -> bool): AgentOdyssey's quarantine, where lights burn fuel. `light_objects` is not read.
+    agent_flags: str | None = None
+    # What an agent in the dark cannot see (`DARK_HIDES`): "everything" (what it holds and wears,
+    # the ground, NPCs, other agents) or "surroundings" (the ground, NPCs and other agents).
+    hides: str = "everything"
     extras: dict[str, Any] = _extras()
+
+
+DARK_HIDES = ("everything", "surroundings")
 
 
 @attrs.frozen

@@ -4,7 +4,7 @@ Rule pack `base`; spec actions.md sections 7-9. A container is named either by t
 `inventory` (the container equipped as inventory) or by its instance name (`crate_0`); a named one
 must be on the ground here, equipped as inventory, or held in hand. Free space is always
 `capacity - agents.container_load`: one load formula for every container (fixes spec 0.2,
-quirk 4).
+quirk 4). A container a rule has sealed (`world.sealed`) is refused and not listed.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from agentodyssey_pz.rules.base import IN_HAND
 from agentodyssey_pz.rules.context import Shared, once_per_phase
 from agentodyssey_pz.world.agents import AgentState, container_load
 from agentodyssey_pz.world.entities import ContainerInstance
+from agentodyssey_pz.world.sealed import sealed_table
 from agentodyssey_pz.world.world import World
 
 from .carrying import INVENTORY, is_reachable_container
@@ -21,6 +22,7 @@ from .carrying import INVENTORY, is_reachable_container
 NO_INVENTORY = "no_inventory"
 NO_CONTAINER = "no_container"
 NOT_IN_REACH = "container_not_here"
+SEALED_SHUT = "sealed"
 
 
 def locate_container(
@@ -33,13 +35,26 @@ def locate_container(
     if name == INVENTORY:
         if agent.inventory_id is None:
             return None, NO_INVENTORY, "I have no inventory equipped"
-        return world.containers[agent.inventory_id], "", ""
-    cid = world.obj_name_to_id.get(name)
-    if cid is None or cid not in world.containers:
-        return None, NO_CONTAINER, f"there is no container called {name}"
-    if not is_reachable_container(world, agent, cid):
-        return None, NOT_IN_REACH, f"{name} is not here, in my hands or equipped"
+        cid = agent.inventory_id
+    else:
+        cid = world.obj_name_to_id.get(name)
+        if cid is None or cid not in world.containers:
+            return None, NO_CONTAINER, f"there is no container called {name}"
+        if not is_reachable_container(world, agent, cid):
+            return None, NOT_IN_REACH, f"{name} is not here, in my hands or equipped"
+    sealed = sealed_table(world)
+    if sealed is not None and cid in sealed:
+        return None, SEALED_SHUT, f"{name} is sealed {sealed[cid]}"
     return world.containers[cid], "", ""
+
+
+def unsealed(world: World, found: list) -> list:
+    """`found` ((..., container) tuples) without the sealed containers; `found` itself when no
+    container is sealed."""
+    sealed = sealed_table(world)
+    if sealed is None:
+        return found
+    return [entry for entry in found if entry[-1].id not in sealed]
 
 
 def free_space(world: World, container: ContainerInstance, shared: Shared = None) -> int:
@@ -74,9 +89,10 @@ def reachable_containers(
     `shared`: `RuleContext.shared`, where the ground's part is worked out once per area and each
     agent's whole list once (store, take out and discard all ask for it); read it, never change
     it."""
-    return once_per_phase(
+    found = once_per_phase(
         shared, ("reachable_containers", agent.id), _reachable_containers, world, agent, shared
     )
+    return unsealed(world, found)
 
 
 def _reachable_containers(
@@ -137,7 +153,7 @@ def catalogue_containers(
         name = command_name(world, cid) if cid in containers else None
         if name is not None:
             found.append((IN_HAND, name, containers[cid]))
-    return found
+    return unsealed(world, found)
 
 
 def contents_by_name(

@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult, target_id
-from agentodyssey_pz.rules.context import RuleContext
+from agentodyssey_pz.rules.context import RuleContext, once_per_phase
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.schema import ObjectDef
@@ -135,8 +135,10 @@ class DealRule(ListsAmounts, BaseActionRule):
         definition: what `BaseActionRule.mask_targets` derives from `valid_params`, written
         directly, without the amounts' lists and the generic checks in between. Without a
         merchant here (most of the time) it lists nothing: every deal needs one."""
-        world = ctx.world
-        if not merchants_here(world, ctx.actor):
+        world, agent = ctx.world, ctx.actor
+        # Asked by both `buy` and `sell`: worked out once per agent in a listing phase.
+        key = ("merchants_here", agent.id)
+        if not once_per_phase(ctx.shared, key, merchants_here, world, agent):
             return []
         out: list[tuple[Any, tuple[str, ...]]] = []
         for (name, npc_name), limit in self.amount_runs(ctx):

@@ -26,7 +26,7 @@ from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.agents import AgentState, remove_count
 from agentodyssey_pz.world.world import World
 
-from .common import BARRICADED, fighting_here, named_neighbor, table
+from .common import BARRICADED, fighting_here, may_fight_here, named_neighbor, table
 
 WOOD = ("obj_wood_log", "obj_wood_plank")
 WOOD_NEEDED = 3
@@ -46,6 +46,16 @@ def wood_entries(
     return out
 
 
+def wood_count(world: World, agent: AgentState, wood: Any) -> int:
+    """`wood_total(wood_entries(...))` without building the entries (for listings)."""
+    hands = agent.hands
+    items = world.containers[agent.inventory_id].items if agent.inventory_id is not None else {}
+    total = 0
+    for def_id in wood:
+        total += hands.get(def_id, 0) + items.get(def_id, 0)
+    return total
+
+
 def wood_total(entries: list[tuple[dict[str, int], str, dict[str, str]]]) -> int:
     return sum(store[oid] for store, oid, _ in entries)
 
@@ -58,6 +68,10 @@ class Barricade(BaseActionRule):
     description = "Barricade the path to a neighbouring area for good with 3 logs or planks."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
+    listed_after = "eavesdrop"  # listed after `write`, before `wait`, as AgentOdyssey lists them
+    # Its listings read what the agent carries and its own fights, never the ground, NPCs or
+    # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
+    dim_safe = True
     settings = {"wood": list(WOOD), "wood_needed": WOOD_NEEDED}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
@@ -106,7 +120,7 @@ class Barricade(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        entries = wood_entries(world, agent, self.settings["wood"])
-        if wood_total(entries) < self.settings["wood_needed"] or fighting_here(world, agent):
+        wood = wood_count(world, agent, self.settings["wood"])
+        if wood < self.settings["wood_needed"] or may_fight_here(world, agent):
             return []
         return [(n, (name,)) for n, name, _ in world.named_neighbors(agent.area_id, agent.id)]

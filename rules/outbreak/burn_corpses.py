@@ -19,13 +19,14 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.world import World
 
-from .common import CORPSES, CORRUPTION, SPAWN_COOLDOWN, peek, table, take_one, units_held
+from .common import CORPSES, CORRUPTION, SPAWN_COOLDOWN, table, take_one, units_held
 
 CHEMICAL, RAG = "obj_chemical", "obj_rag"
 
 
 def corpses_here(world: World, agent: AgentState) -> list[str]:
-    return peek(world, CORPSES).get(agent.area_id) or []
+    found = world.auxiliary.get(CORPSES)  # `peek`, without making an empty table
+    return (found.get(agent.area_id) or []) if found else []
 
 
 class BurnCorpses(BaseActionRule):
@@ -34,6 +35,10 @@ class BurnCorpses(BaseActionRule):
     description = "Burn the corpses in this area with a chemical and a rag, ending their rot."
     catalogue = CatalogueShape("none")
     valid_params_from_mask = True
+    listed_after = "barricade"  # listed after `write`, before `wait`, as AgentOdyssey lists them
+    # Its listings read what the agent carries and its own fights, never the ground, NPCs or
+    # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
+    dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

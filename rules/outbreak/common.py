@@ -15,6 +15,7 @@ checkpoints and resume are exact), named as AgentOdyssey names it:
 | `in_darkness` | agent id -> bool |
 | `light_fuel` | agent id -> {held object id -> fuel} |
 | `quarantine_lockdown` | area id -> `{timer, active, locked_paths, locked_containers}` |
+| `sealed_containers` | container id -> why (`world.sealed`; lockdown `seal_containers` on) |
 
 "Possession sources" are the hands, then the equipped inventory, then the containers held in
 hand (hand order): `carried_stores`.
@@ -27,7 +28,8 @@ from typing import Any
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
-from agentodyssey_pz.world.agents import AgentState, remove_count
+from agentodyssey_pz.world.agents import AgentState, carried_stores, remove_count
+from agentodyssey_pz.world.darkness import in_darkness
 from agentodyssey_pz.world.world import World
 
 BARRICADED = "barricaded_paths"
@@ -38,6 +40,7 @@ SPAWN_COOLDOWN = "corruption_spawn_cooldown"
 IN_DARKNESS = "in_darkness"
 LIGHT_FUEL = "light_fuel"
 LOCKDOWN = "quarantine_lockdown"
+SEALED = "sealed_containers"  # `agentodyssey_pz.world.sealed.SEALED`, read by the base pack
 
 PATH_SHAPE = Record({"from": str, "to": str})
 SHAPES: dict[str, Any] = {
@@ -48,6 +51,7 @@ SHAPES: dict[str, Any] = {
     SPAWN_COOLDOWN: MapOf(int),
     IN_DARKNESS: MapOf(bool),
     LIGHT_FUEL: MapOf(MapOf(int)),
+    SEALED: MapOf(str),
     LOCKDOWN: MapOf(
         Record(
             {
@@ -107,9 +111,10 @@ def sources(world: World, agent: AgentState) -> list[tuple[dict[str, int], dict[
 
 
 def units_held(world: World, agent: AgentState, def_id: str) -> int:
-    """Units of a plain definition over the possession sources."""
+    """Units of a plain definition over the possession sources (the same stores as `sources`,
+    without the tracking locations: listings ask it for every agent and tick)."""
     total = 0
-    for store, _ in sources(world, agent):
+    for store in carried_stores(world, agent):
         total += store.get(def_id, 0)
     return total
 
@@ -135,6 +140,15 @@ def fighting_here(world: World, agent: AgentState) -> bool:
             if npc is not None and npc.area_id is not None:
                 return True
     return False
+
+
+def may_fight_here(world: World, agent: AgentState) -> bool:
+    """For listings: `fighting_here`, except that in the dark (which hides whether the foe still
+    stands) any fight recorded counts, so nothing hidden decides what is offered (docs/rule-packs.md
+    "Listings in the dark": a path left out there may still work typed)."""
+    if not agent.combats:  # no fight at all: the same answer in the dark and in the light
+        return False
+    return True if in_darkness(world, agent) else fighting_here(world, agent)
 
 
 def named_neighbor(world: World, agent: AgentState, name: str) -> tuple[str, dict] | None:

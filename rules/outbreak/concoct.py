@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
-from agentodyssey_pz.world.agents import AgentState
+from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.world import World
 
-from .common import sources, take_one, units_held
+from .common import take_one, units_held
 
 HERBS = ("obj_green_herb", "obj_red_herb", "obj_blue_herb")
 POTENCY = {"0+0": 20, "0+1": 40, "1+1": 60, "0+2": 50, "1+2": 70, "2+2": 90}
@@ -38,6 +38,13 @@ class Concoct(BaseActionRule):
     description = "Mix two herbs I carry into a remedy and drink it (20 to 90 HP by the pair)."
     catalogue = CatalogueShape("object", name=0)
     valid_params_from_mask = True
+    # Its listings read only the names and what the agent carries (`reach_key`): kept while the
+    # agent's reach is unchanged (docs/rule-packs.md, the exact-mask contract).
+    lists_from_reach = True
+    listed_after = "write"  # listed after `write`, before `wait`, as AgentOdyssey lists them
+    # Its listings read what the agent carries and its own fights, never the ground, NPCs or
+    # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
+    dim_safe = True
     settings = {"herbs": list(HERBS), "potency": dict(POTENCY)}
 
     def herb_index(self, world: World, name: str) -> int | None:
@@ -98,10 +105,13 @@ class Concoct(BaseActionRule):
     def pairs(self, world: World, agent: AgentState) -> list[tuple[str, str, str]]:
         """(first herb's id, name1, name2) of every pair that can be concocted now."""
         held: dict[str, int] = {}
-        for store, _ in sources(world, agent):
+        herbs = self.settings["herbs"]
+        for store in carried_stores(world, agent):  # the possession sources, in order
             for oid, n in store.items():
-                if oid in self.settings["herbs"]:
+                if oid in herbs:
                     held[oid] = held.get(oid, 0) + n
+        if not held:
+            return []
         have = [h for h in self.settings["herbs"] if held.get(h, 0) > 0 and h in world.objects]
         out = []
         for a, h1 in enumerate(have):

@@ -18,7 +18,7 @@ from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResul
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import Engagement
 
-from .common import fighting_here, named_neighbor
+from .common import fighting_here, may_fight_here, named_neighbor
 
 ALERT_CHANCE = 0.15
 
@@ -31,6 +31,10 @@ class Eavesdrop(BaseActionRule):
     description = "Listen for who is in a neighbouring area (an enemy there may hear me and come)."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
+    listed_after = "shove"  # listed after `write`, before `wait`, as AgentOdyssey lists them
+    # Its listings read what the agent carries and its own fights, never the ground, NPCs or
+    # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
+    dim_safe = True
     settings = {"alert_chance": ALERT_CHANCE}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
@@ -73,6 +77,6 @@ class Eavesdrop(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        if fighting_here(world, agent):
+        if may_fight_here(world, agent):
             return []
         return [(n, (name,)) for n, name, _ in world.named_neighbors(agent.area_id, agent.id)]

@@ -21,7 +21,10 @@ locked_containers: [ids]}`. Per tick:
 Only the keycard lifts a lockdown: burning the corpses does not. A locked exit still opens for a
 key that fits it (a path the lockdown locked keeps its key, none for most). AgentOdyssey marks the
 recorded containers `quarantine_locked`, a flag no verb reads, so they stay usable; here the
-record is the mark, read by nothing either. A personal path (a tutorial room's) is never
+record is the mark, read by nothing either (the default). With the setting `seal_containers` true
+the recorded containers are also sealed (`world.sealed`: the base `store`, `take out` and
+`discard` refuse them and do not list them, wherever they are) until the override releases them.
+A personal path (a tutorial room's) is never
 locked, so nobody is shut inside a tutorial room. Draws nothing.
 """
 
@@ -34,9 +37,20 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
 from agentodyssey_pz.world.graph import LOCKED, OWNER
 
-from .common import BARRICADED, CORPSES, LOCKDOWN, SHAPES, KeepsStates, peek, table, take_one
+from .common import (
+    BARRICADED,
+    CORPSES,
+    LOCKDOWN,
+    SEALED,
+    SHAPES,
+    KeepsStates,
+    peek,
+    table,
+    take_one,
+)
 
 KEYCARD = "obj_master_keycard"
+WHY_SEALED = "under quarantine"
 
 
 def fresh_record() -> dict[str, Any]:
@@ -49,8 +63,10 @@ class QuarantineLockdown(KeepsStates, BaseStepRule):
     description = "Areas with corpses left too long are sealed off until a master keycard."
     state_key = LOCKDOWN
     state_shape = SHAPES[LOCKDOWN]
-    states = (BARRICADED,)  # the barricade verb's record, declared here
-    settings = {"threshold": 8, "keycard": KEYCARD}
+    states = (BARRICADED, SEALED)  # the barricade verb's record, declared here
+    # seal_containers: AgentOdyssey records the containers and nothing reads it (False); True
+    # makes them refuse use until the override (docs/rule-packs.md "The outbreak pack").
+    settings = {"threshold": 8, "keycard": KEYCARD, "seal_containers": False}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
@@ -68,6 +84,12 @@ class QuarantineLockdown(KeepsStates, BaseStepRule):
                 a, b = path["from"], path["to"]
                 if a in graph and b in graph and graph.path(a, b) is not None:
                     graph.set_locked(a, b, False)
+            sealed = world.auxiliary.get(SEALED)
+            if sealed:
+                for box in record["locked_containers"]:
+                    sealed.pop(box, None)
+                if not sealed:
+                    del world.auxiliary[SEALED]
             name = world.areas[agent.area_id].name
             res.say(
                 agent.id,
@@ -115,6 +137,10 @@ class QuarantineLockdown(KeepsStates, BaseStepRule):
             record["locked_paths"] = locked
             boxes = [oid for oid in area.objects if oid in world.containers]
             record["locked_containers"] = boxes
+            if boxes and self.settings["seal_containers"]:
+                sealed = table(world, SEALED)
+                for box in boxes:
+                    sealed[box] = WHY_SEALED
             self.tell(
                 ctx,
                 res,

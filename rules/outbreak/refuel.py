@@ -28,6 +28,13 @@ class Refuel(BaseActionRule):
     description = "Refill a light source in my hands with lantern fuel."
     catalogue = CatalogueShape("object", name=0)
     valid_params_from_mask = True
+    # Its listings read only the names and what the agent carries (`reach_key`): kept while the
+    # agent's reach is unchanged (docs/rule-packs.md, the exact-mask contract).
+    lists_from_reach = True
+    listed_after = "burn_corpses"  # listed after `write`, before `wait`, as AgentOdyssey lists them
+    # Its listings read what the agent carries and its own fights, never the ground, NPCs or
+    # other agents: offered in quarantine's dark, which hides only those (docs/rule-packs.md).
+    dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
@@ -53,13 +60,13 @@ class Refuel(BaseActionRule):
 
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
-        if units_held(world, agent, FUEL) < 1:
-            return []
         out = []
-        for oid in agent.hands:
+        for oid in agent.hands:  # two at most: looked at before the fuel, which needs a search
             if not is_light_source(world, oid):
                 continue
             found = world.listing(oid)
             if found is not None and world.obj_name_to_id.get(found[1]) == oid:
                 out.append((found[0], (found[1],)))
+        if out and units_held(world, agent, FUEL) < 1:
+            return []
         return out

@@ -46,6 +46,7 @@ class Shove(BaseActionRule):
     description = "Shove furniture here onto an NPC I am fighting: it loses its next combat move."
     catalogue = CatalogueShape("npc", name=1)
     valid_params_from_mask = True
+    listed_after = "concoct"  # listed after `write`, before `wait`, as AgentOdyssey lists them
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

@@ -191,12 +191,15 @@ def test_eavesdrop_hears_names_and_draws_only_with_enemies() -> None:
 
 
 def test_eavesdrop_alert_rate_and_effect() -> None:
-    game = None
+    game = ward()  # built once; each trial puts the two back in the lobby and ends the fight
+    a = spawn_npc(game, "npc_zombie", LOBBY)
+    b = spawn_npc(game, "npc_licker", LOBBY)
     alerts = 0
     for seed in range(ALERT_TRIALS):
-        game = ward(seed, reuse=game)
-        a = spawn_npc(game, "npc_zombie", LOBBY)
-        b = spawn_npc(game, "npc_licker", LOBBY)
+        for npc in (a, b):  # in this order: the alert's choice reads the lobby's order
+            game.world.remove_npc_from_map(npc.id)
+            game.world.place_npc(npc.id, LOBBY)
+        game.agents["agent_0"].combats.clear()
         game.rng.seed(seed)
         draws = mirror(game)
         alert = draws.random() < 0.15
@@ -262,3 +265,23 @@ def test_refuel() -> None:
     assert game.world.auxiliary["light_fuel"]["agent_0"] == {"obj_flashlight": 50}
     assert events_of(res, "light_source_refueled") == [{"obj_id": "obj_flashlight", "fuel": 50}]
     assert listed(game, "refuel") == []
+
+
+def test_a_stun_belongs_to_the_npc_the_first_agent_processed_spends_it() -> None:
+    """Two agents fight one zombie stunned once: agent_0's round is lost to the stun (index
+    advanced, no blow), agent_1's is the NPC's usual move; the counter is gone after."""
+    game = ward(agents=2)
+    zombie = spawn_npc(game, "npc_zombie", WARD, attack_power=7)
+    zombie.combat_pattern = ("attack", "attack")
+    for body in game.agents.values():
+        body.combats[zombie.id] = Engagement(0, WARD)
+    game.world.auxiliary["stunned_npcs"] = {zombie.id: 1}
+    from harness import run_step
+
+    first, second = game.agents["agent_0"], game.agents["agent_1"]
+    hp = (first.hp, second.hp)
+    res = run_step(game, "combat_rhythm_step")
+    assert res.feedback_keys("agent_0") == ["combat.npc_stunned"] and first.hp == hp[0]
+    assert "combat.npc_stunned" not in res.feedback_keys("agent_1") and second.hp < hp[1]
+    assert first.combats[zombie.id].rhythm_index == second.combats[zombie.id].rhythm_index == 1
+    assert not game.world.auxiliary.get("stunned_npcs")

@@ -32,7 +32,9 @@ class GameSpec:
     # Settings whose values are the game's story content, read from the user's copy when the game
     # loads (never stored here): rule -> setting -> (class, attribute) in `general_module`.
     content_settings: dict[str, dict[str, tuple[str, str]]] = attrs.field(factory=dict)
-    darkness: bool = False  # unlit areas hide what is around (`features.darkness`)
+    # Unlit areas hide what is around (`features.darkness`): True for the torch-lit darkness of
+    # remnant and mark, or the `features.darkness` object itself.
+    darkness: bool | dict[str, Any] = False
     # Texts name money by the currency's own name plus "s" (`features.currency_name`), as the game
     # prints it ("saltmarks"); else the base wording.
     currency_plural: bool = False
@@ -116,10 +118,10 @@ GAMES: dict[str, GameSpec] = {
             "generated/quarantine",
             synthesis="quarantine",
             rule_packs=("outbreak",),
-            missing=(
-                "its main quest (planned)",
-                "the darkness view (observation: pitch dark notice, indistinct shapes)",
-            ),
+            # The outbreak pack's light fuel decides who is in the dark, and the dark hides only
+            # the ground and the people around (docs/world-format.md 9.1).
+            darkness={"agent_flags": "in_darkness", "hides": "surroundings"},
+            missing=("its main quest (planned)",),
         ),
         GameSpec(
             "robot_kingdom",

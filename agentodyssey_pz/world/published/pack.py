@@ -102,7 +102,9 @@ def _read_game(name: str, copy: PublishedCopy, stamps: tuple[tuple[str, int, int
         features["rule_settings"] = json.loads(json.dumps(spec.rule_settings))
     if spec.content_settings:
         _read_content_settings(copy, spec, features.setdefault("rule_settings", {}))
-    if spec.darkness:
+    if isinstance(spec.darkness, dict):
+        features["darkness"] = dict(spec.darkness)
+    elif spec.darkness:
         features["darkness"] = {"light_objects": ["obj_torch"]}
     objects = raw.get("entities", {}).get("objects", [])
     if spec.weapon_attack_power_ignored:

@@ -128,6 +128,8 @@ class Attack(BaseActionRule):
         out: list[tuple[str | None, tuple[str, ...]]] = []
         for npc_id in world.visible_npcs(agent.area_id, agent.id):
             npc = npcs[npc_id]
-            if names.get(npc.name) == npc_id and refusal(agent, npc) is None:
+            # refusal(): the NPC is here and the attack positive, so only `is_protected`, inlined
+            # (two calls per NPC, for every agent and tick, in crowded areas).
+            if names.get(npc.name) == npc_id and not (npc.quest and not npc.enemy):
                 out.append((npc.def_id, (npc.name,)))
         return out

@@ -19,6 +19,10 @@ class Drop(BaseActionRule):
     lists_from_reach = True  # its listings read only what `reach_key` covers
     valid_params_from_mask = True
 
+    # Its listings read only what the agent carries: offered in a dark that hides only the
+    # surroundings (docs/rule-packs.md "Listings in the dark").
+    dim_safe = True
+
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
         name = ctx.params[0]

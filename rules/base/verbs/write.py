@@ -51,6 +51,10 @@ class Write(BaseActionRule):
     # Discrete agents write the texts the world's quests ask for (`texts_to_write`).
     catalogue = CatalogueShape("writable", name=1, text=0)
 
+    # Its listings read only what the agent carries: offered in a dark that hides only the
+    # surroundings (docs/rule-packs.md "Listings in the dark").
+    dim_safe = True
+
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world
         text, wname = ctx.params
