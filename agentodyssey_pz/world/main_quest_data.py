@@ -241,6 +241,7 @@ SOURCE_FIELDS = (
     ("in_", None, ("place_npc", "place_object")),
     ("stock", {}, ("place_npc",)),
     ("min_coins", 0, ("place_npc",)),
+    ("stay_put", False, ("place_npc",)),
     ("keep", None, ("pick_areas",)),
     ("unless_anywhere_on_ground", False, ("place_object",)),
 )
@@ -266,7 +267,9 @@ def _check_setup(
             if source not in owners and getattr(step, field) != default:
                 key = field.rstrip("_")
                 problems.error(f"{where}.{key}", f"'{key}' goes with {' or '.join(owners)}")
-        if step.area is not None and step.area not in scope.areas:
+        if step.area is not None and step.area.startswith("$"):
+            check_area_ref(step.area, scope, f"{where}.area", problems)
+        elif step.area is not None and step.area not in scope.areas:
             problems.error(f"{where}.area", f"unknown area '{step.area}'")
         for j, area in enumerate(step.areas or ()):
             if area not in scope.areas:

@@ -106,11 +106,9 @@ GAMES: dict[str, GameSpec] = {
             "quarantine",
             "generated/quarantine",
             synthesis="quarantine",
+            main_quest=True,
             rule_packs=("outbreak",),
-            missing=(
-                "its main quest (planned)",
-                "the darkness view (observation: pitch dark notice, indistinct shapes)",
-            ),
+            missing=("the darkness view (observation: pitch dark notice, indistinct shapes)",),
         ),
         GameSpec(
             "robot_kingdom",

@@ -196,7 +196,12 @@ class Translation:
             raise PublishedGameError(
                 f"{self.where}: stage {stage}: condition {kind}/{ctype} has no translation"
             )
-        return translate(self, c)
+        try:
+            return translate(self, c)
+        except KeyError as exc:
+            raise PublishedGameError(
+                f"{self.where}: stage {stage}: condition {kind}/{ctype} has no {exc}"
+            ) from None
 
     def var(self, c: dict[str, Any], key: str) -> str:
         return f"${c[key]}"
@@ -252,13 +257,16 @@ class Translation:
         out: dict[str, Any] = {"id": sid, "objective": self.text(raw.get("objective"))}
         if "done_all" in raw:
             out["done_all"] = self.conditions(raw["done_all"], sid)
-        else:
+        elif "done_any" in raw or "requires" not in raw:
             out["done_any"] = self.conditions(raw.get("done_any", []), sid)
+        if "requires" in raw:  # a goal-graph chapter (a parent without conditions waits for these)
+            out["requires"] = [str(r) for r in raw["requires"] or ()]
         on_start = [{"spawn_boss": key} for key, at in boss_stage_of.items() if at == sid]
         if on_start:
             out["on_start"] = on_start
         effects: list[dict[str, Any]] = []
-        if raw.get("spawns_boss_key"):
+        # A key that names no boss spawns nothing (quarantine's quest enemies are all pre-placed).
+        if raw.get("spawns_boss_key") in self.bosses:
             effects.append({"spawn_boss": raw["spawns_boss_key"]})
         if raw.get("gives_coins"):
             effects.append({"give": {"$currency": int(raw["gives_coins"])}})
@@ -294,6 +302,10 @@ class Translation:
             }
             if chapter.get("intro"):
                 made["intro"] = self.text(chapter["intro"])
+            # Our `root_goal` is the headline text: the objective of the published root stage.
+            root = next((s for s in stages if s.get("id") == chapter.get("root_goal")), None)
+            if root is not None:
+                made["root_goal"] = self.text(root.get("objective"))
             out.append(made)
         return out
 

@@ -9,13 +9,14 @@ translate into ours (docs/world-format.md 11, docs/agentodyssey-games.md).
 
 from __future__ import annotations
 
-from agentodyssey_pz.world.published.quest_games import base, mark, remnant
+from agentodyssey_pz.world.published.quest_games import base, mark, quarantine, remnant
 from agentodyssey_pz.world.published.quest_games.tables import QuestTables
 
 TABLES: dict[str, QuestTables] = {
     "base": base.TABLES,
     "remnant": remnant.TABLES,
     "mark": mark.TABLES,
+    "quarantine": quarantine.TABLES,
 }
 
 
