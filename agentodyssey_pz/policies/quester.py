@@ -48,7 +48,11 @@ class QuestPlanner(Planner):
                 continue
             if self.agent.inventory_id is None:
                 key = self.deaths, self.issued
-                yield from self.ensure_inventory(INFINITE)  # long errands need a bag
+                try:
+                    yield from self.ensure_inventory(INFINITE)  # long errands need a bag
+                except Stuck as exc:  # none to be had yet: a teammate may bring one
+                    yield from self.setback(exc)
+                    continue
                 if (self.deaths, self.issued) != key:
                     continue
             if self.rewards:
@@ -81,6 +85,8 @@ class QuestPlanner(Planner):
         for a while (`block`)."""
         yield from self.take_openers()
         chores = (
+            ("burn", self.burn_corpses),
+            ("fuel", self.carry_fuel),
             ("snack", self.snack),
             ("provision", self.provision),
             ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),

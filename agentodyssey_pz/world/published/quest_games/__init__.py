@@ -9,7 +9,7 @@ translate into ours (docs/world-format.md 11, docs/agentodyssey-games.md).
 
 from __future__ import annotations
 
-from agentodyssey_pz.world.published.quest_games import base, mark, quarantine, remnant
+from agentodyssey_pz.world.published.quest_games import base, mark, quarantine, remnant, saltglass
 from agentodyssey_pz.world.published.quest_games.tables import QuestTables
 
 TABLES: dict[str, QuestTables] = {
@@ -17,6 +17,7 @@ TABLES: dict[str, QuestTables] = {
     "remnant": remnant.TABLES,
     "mark": mark.TABLES,
     "quarantine": quarantine.TABLES,
+    "saltglass": saltglass.TABLES,
 }
 
 
