@@ -4,8 +4,8 @@ Policies layer; a mixin of the planner (`planner.Planner`). In a game that runs 
 verb id BURN_VERB (the outbreak pack, AgentOdyssey's quarantine; docs/rule-packs.md "outbreak"),
 enemy corpses left lying rot: their area grows mutants and, after a few ticks, is sealed off under
 quarantine (its exits locked, for which only keys or a rare keycard help). So I burn the corpses
-where I stand whenever I can, and keep one unit of each fuel the rule uses on me when one is
-cheap to get. The rule's own module names the fuel (`CHEMICAL`, `RAG`) and where corpses lie
+where I stand whenever I can, and take up one unit of each fuel the rule uses when it lies where
+I stand. The rule's own module names the fuel (`CHEMICAL`, `RAG`) and where corpses lie
 (`corpses_here`): nothing is copied here.
 """
 
@@ -17,7 +17,6 @@ from agentodyssey_pz.policies.mechanics import rule_module
 from agentodyssey_pz.policies.planning import Plan
 
 BURN_VERB = "burn_corpses"
-FUEL_COST = 3  # the most a unit of fuel may cost me (route cost: here or next door)
 
 
 class Aftermath:
@@ -38,10 +37,12 @@ class Aftermath:
             yield "burn corpses"
 
     def carry_fuel(self: Any) -> Plan:
-        """One unit of each fuel on me, when it is cheap to get."""
+        """One unit of each fuel on me, taken up where I stand (a detour for it could lead me
+        into harm's way)."""
         module = self.burner()
-        if module is None:
+        if module is None or self.inventory() is None:
             return
+        here = self.world.areas[self.agent.area_id].objects
         for did in (module.CHEMICAL, module.RAG):
-            if not self.have(did) and self.cost(did, 1) <= FUEL_COST:
-                yield from self.obtain(did, 1)
+            if not self.have(did) and here.get(did, 0) > 0:
+                yield from self.stow(did, 1, force=False)
