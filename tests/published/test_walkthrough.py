@@ -297,3 +297,71 @@ def test_saltglass_the_one_seal_is_handed_on_and_one_delivery_ends_it(published)
     area = game.world.auxiliary["main_quest"]["vars"]["ch1_delivery_area"]
     ground = game.world.areas[area].objects
     assert any(game.world.def_of(o).id == seal for o in ground)
+
+
+# quarantine: the quester plays every goal but the last. Its last goal wants the tyrant dead (at
+# the level of the reactor area: 310 HP, 75 attack on seed 9) and the serum left in the reactor
+# while both agents stand there; with the outbreak pack's corpses, mutants and lockdowns around
+# the hospital the planner does not get both agents through that fight. The run stops when both
+# agents have nothing left but that goal (or after QUARANTINE_TICKS).
+#
+# * quarantine 9: one agent kills the ward zombie that holds the morgue keycard; its kill counts
+#   for the other (`npc_dead`), which takes a keycard of its own from the zombie's loot or the
+#   first agent's hand-on. Corpses are burned where they fall when the fuel is at hand
+#   (`aftermath`), which keeps most areas from being sealed.
+QUARANTINE_SEED, QUARANTINE_TICKS = 9, 900
+LAST_GOALS = {"ch2_deploy_serum", "ch2_final_deployment", "ch2_deploy_cure", "ch2_root"}
+
+
+def quarantine_walk() -> Walk:
+    if "quarantine" not in _WALKS:
+        game = Game("agentodyssey:quarantine", AGENTS, GameConfig(tutorial=False))
+        game.reset(seed=QUARANTINE_SEED)
+        solvers = {aid: QuestSolver(game, aid, wait_for_team=True) for aid in game.agent_ids}
+        everything = set(stage_ids(game))
+        results: list[Any] = []
+        stuck: dict[str, str] = {}
+
+        def short_of_last(aid: str) -> bool:
+            done = set(game.agents[aid].progress.get("main_quest", {}).get("completed", ()))
+            return everything - done == LAST_GOALS
+
+        while len(results) < QUARANTINE_TICKS and not all(map(short_of_last, game.agent_ids)):
+            more, stuck = run_team(game, solvers, 1)
+            results += more
+            if stuck:
+                break
+        _WALKS["quarantine"] = Walk(game, results, stuck)
+    return _WALKS["quarantine"]
+
+
+def test_quarantine_both_agents_reach_the_last_goal(published) -> None:
+    played = quarantine_walk()
+    game = played.game
+    assert played.stuck == {} and len(played.results) < QUARANTINE_TICKS
+    needs = requirements(game)
+    everything = set(stage_ids(game))
+    for aid in game.agent_ids:
+        progress = game.agents[aid].progress["main_quest"]
+        assert progress["chapter"] == 1 and not progress.get("complete")
+        assert everything - set(progress["completed"]) == LAST_GOALS
+        advanced = [
+            e.data["stage"]
+            for result in played.results
+            for e in result.events_of(aid, QUEST_STAGE_ADVANCED)
+        ]
+        assert len(advanced) == len(set(advanced)) == len(everything) - len(LAST_GOALS)
+        for position, stage in enumerate(advanced):
+            assert all(r in advanced[:position] for r in needs[stage]), stage
+
+
+def test_quarantine_a_quest_enemy_killed_by_one_counts_for_both(published) -> None:
+    played = quarantine_walk()
+    game = played.game
+    keeper = game.world.auxiliary["main_quest"]["vars"]["ch1_ward_zombie_2"]
+    killers = [aid for _, aid, d in events_of_type(played, "npc_killed") if d["npc_id"] == keeper]
+    assert len(killers) == 1
+    other = next(aid for aid in game.agent_ids if aid != killers[0])
+    assert "ch1_get_keycard" in game.agents[other].progress["main_quest"]["completed"]
+    burned = events_of_type(played, "corpses_burned")
+    assert burned  # the quester burns corpses where it can
