@@ -82,6 +82,8 @@ class QuestPlanner(Planner):
         for a while (`block`)."""
         yield from self.take_openers()
         chores = (
+            ("burn", self.burn_corpses),
+            ("fuel", self.carry_fuel),
             ("snack", self.snack),
             ("provision", self.provision),
             ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),

@@ -81,17 +81,20 @@ class QuestReading:
     def order_of(self: Any, cond: Any) -> int:
         return CONDITION_ORDER.get(cond.kind, 0)
 
-    def holds(self: Any, cond: Any) -> bool:
-        """Whether a condition holds now, judged by the quest engine's own evaluator (event
-        conditions never hold between ticks: no events are passed)."""
+    def holds(self: Any, cond: Any, agent: Any = None) -> bool:
+        """Whether a condition holds now (for me, or another `agent`), judged by the quest
+        engine's own evaluator (event conditions never hold between ticks: no events are
+        passed)."""
         conditions = self._base("conditions")
+        agent = agent or self.agent
+        progress = agent.progress.get("main_quest") or {}
         scope = conditions.QuestScope(
             self.world,
-            self.agent,
+            agent,
             RuleResult(self.game.agent_ids),
             self.variables,
-            self.progress,
-            self.progress.get("bosses_defeated", {}),
+            progress,
+            progress.get("bosses_defeated", {}),
         )
         return bool(conditions.holds(cond, scope))
 
@@ -328,6 +331,11 @@ class QuestReading:
         areas = value if isinstance(value, list) else [value]
         area = min(areas, key=lambda a: (self.distance(a), a))
         did = min(wanted, key=lambda d: (self.cost(self.world.def_of(d).id, 1), d))
+        if not any(self.have(self.world.def_of(d).id) for d in wanted) and self.mate_brings(wanted):
+            yield from self.goto(area)  # a teammate carries one here: I wait for it
+            yield STAGE_WAIT
+            return
+        yield from self.wait_for_mates_in_place()
         yield from self.drop_in(did, area)
 
     def drop_in(self: Any, what: str, area: str) -> Plan:

@@ -5,31 +5,34 @@ but a world may hold fewer of some thing than agents need (one bag, a relic a me
 once). The quester then helps, in these ways that name no world's content:
 
 * `supply_teammates`: a teammate without an inventory in a world where no container lies about
-  or waits in a merchant's stock cannot make one with two hands; I make one and leave it where I
-  stand, for it to fetch.
-* `pass_on`: a thing a teammate's current stage asks it to have (or to buy), that no ground and no
-  merchant offers any more, which I carry and my own stages ahead no longer need (not even to
-  make something they need; never a weapon or armour): I drop it where I stand, for the teammate
-  to fetch.
+  or waits in a merchant's stock at a price it can pay cannot make one with two hands; I make one
+  (or, when none can be made, buy one) and leave it where I stand, for it to fetch.
+* `pass_on`: a thing a teammate's current stage (in a goal graph: any of its open goals) asks
+  it to have (or to buy), that no ground and no merchant offers any more, which I carry and my
+  own stages ahead no longer need (not even to make something they need; never a weapon or
+  armour): I drop it where I stand, for the teammate to fetch.
 * `build_stations_ahead`: where a background rule empties unvisited grounds over time
   (GROUND_DECAY_RULES), a station a recipe of my stages ahead needs, that no ground holds, is
   built while it is cheap (its materials may be gone by the time the stage comes).
 * `waits_for_team` (opt-in, `wait_for_team`): at a last stage that only needs a shared boss
-  beaten, I wait until every teammate has reached that stage too, at most TEAM_WAIT ticks, so
-  that the one kill completes the quest for all of us (the episode ends with the first quest
-  completed).
+  beaten, or at the last goal of a goal graph, I wait until every teammate has reached that stage
+  (has no other goal left) too, at most TEAM_WAIT ticks, so that the one kill (or the one thing
+  left on a ground) completes the quest for all of us (the episode ends with the first quest
+  completed). Before leaving that thing, I wait for teammates to stand where the goal wants them;
+  a teammate without the thing goes there and waits for the one who carries it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.policies.planning import INFINITE, Plan, walk_conditions
+from agentodyssey_pz.policies.planning import INFINITE, WAIT, Plan, walk_conditions
 from agentodyssey_pz.policies.sourcing import MAX_DEPTH
 from agentodyssey_pz.world.agents import possession
 
 TEAM_WAIT = 600  # ticks I wait at the last boss for teammates before fighting it anyway
 WANTING_KINDS = ("has_any_of", "holding", "equipped_any_of")
+PLACE_KINDS = ("in_area", "in_area_with_npc")  # where a teammate must stand to finish with me
 KEPT_CATEGORIES = ("weapon", "armor")  # never passed on: they keep me alive on my way
 STATION_AHEAD_COST = 80  # the most a station for a later stage is worth building early
 AHEAD_EVERY = 10  # ticks between two looks at what to build ahead (and at each new stage)
@@ -72,6 +75,23 @@ class Teamwork:
         index = progress["stage"]
         return chapter.stages[index] if index < len(chapter.stages) else None
 
+    def stages_of(self: Any, agent: Any) -> list[Any]:
+        """The stages an agent works on: its current stage in a linear chapter, every active
+        stage with conditions it has not completed in a goal graph."""
+        quest, progress = self.game.quests.main_quest, agent.progress.get("main_quest") or {}
+        if quest is None or not progress or progress["chapter"] >= len(quest.chapters):
+            return []
+        chapter = quest.chapters[progress["chapter"]]
+        if not chapter.is_goal_graph:
+            stage = self.stage_of(agent)
+            return [] if stage is None else [stage]
+        done = set(progress.get("completed", ()))
+        return [
+            s
+            for s in chapter.stages
+            if s.has_conditions and s.id not in done and all(r in done for r in s.requires or ())
+        ]
+
     # ------------------------------------------------------------------ things
     def supply_teammates(self: Any) -> Plan:
         """Make an inventory for a teammate that cannot (see the module docstring)."""
@@ -94,11 +114,21 @@ class Teamwork:
         ):
             return  # there is one to be had: the teammate can fetch (or afford) it
         craftable = [d for d in kinds if self.craft_cost(d, 1) < INFINITE]
-        if not craftable:
+        sold = [d for d in kinds if stock.get(d) and world.objects[d].value is not None]
+        if not craftable and not sold:
             return
         self.supplied.add(lacking[0])
-        best = min(craftable, key=lambda d: (self.craft_cost(d, 1), d))
-        yield from self.craft(best, 1, take=False)
+        if craftable:
+            best = min(craftable, key=lambda d: (self.craft_cost(d, 1), d))
+            yield from self.craft(best, 1, take=False)
+            return
+        # None to be made: I buy the cheapest for it and leave it where I stand.
+        best = min(sold, key=lambda d: (world.objects[d].value, d))
+        yield from self.buy_any([best], None)
+        yield from self.hold(best)
+        held = next((o for o in self.agent.hands if self.matches(o, best)), None)
+        if held is not None:
+            yield f"drop {world.name_of(held)}"
 
     def pass_on(self: Any) -> Plan:
         """Drop a scarce thing a teammate's stage wants (see the module docstring)."""
@@ -106,10 +136,11 @@ class Teamwork:
         ground, stock, _ = self.whereabouts()
         ahead = None
         for mate in self.teammates():
-            stage = self.stage_of(mate)
-            if stage is None:
-                continue
-            conditions = (*(stage.done_all or ()), *(stage.done_any or ()))
+            conditions = [
+                c
+                for stage in self.stages_of(mate)
+                for c in (*(stage.done_all or ()), *(stage.done_any or ()))
+            ]
             for cond in walk_conditions(conditions):
                 wanted = self.wanted_by(cond)
                 if not wanted or any(self.mate_has(mate, d) for d in wanted):
@@ -204,7 +235,11 @@ class Teamwork:
 
     # ------------------------------------------------------------------ finishing together
     def waits_for_team(self: Any, stage: Any) -> bool:
-        """Whether to hold back from the last boss for teammates (see the module docstring)."""
+        """Whether to hold back from the last boss (or the last goal of a goal graph) for
+        teammates (see the module docstring)."""
+        if self.wait_for_team and self.last_goal(stage):
+            behind = [m for m in self.teammates() if self.open_besides(m, stage)]
+            return bool(behind) and self.before_team_deadline()
         if not self.wait_for_team or not stage.quest_complete:
             return False
         conditions = list(walk_conditions((*(stage.done_all or ()), *(stage.done_any or ()))))
@@ -218,9 +253,55 @@ class Teamwork:
         if not all(c.params["boss"] in shared for c in conditions):
             return False
         behind = [m for m in self.teammates() if self.stage_of(m) is not stage]
-        if not behind:
-            return False
+        return bool(behind) and self.before_team_deadline()
+
+    def before_team_deadline(self: Any) -> bool:
         now = self.game.tick_index
         if self.team_deadline is None:
             self.team_deadline = now + TEAM_WAIT
         return now < self.team_deadline
+
+    def last_goal(self: Any, stage: Any) -> bool:
+        """Whether `stage` is the one goal left of the quest's last chapter, a goal graph whose
+        completion completes the quest: doing it ends the episode."""
+        quest = self.game.quests.main_quest
+        chapter = quest.chapters[-1]
+        if not chapter.is_goal_graph or not any(s.quest_complete for s in chapter.stages):
+            return False
+        if self.progress.get("chapter") != len(quest.chapters) - 1:
+            return False
+        return not self.open_besides(self.agent, stage)
+
+    def open_besides(self: Any, agent: Any, stage: Any) -> bool:
+        """Whether the agent has a goal with conditions left other than `stage` (or is in an
+        earlier chapter)."""
+        quest, progress = self.game.quests.main_quest, agent.progress.get("main_quest") or {}
+        if progress.get("chapter") != len(quest.chapters) - 1:
+            return True
+        done = set(progress.get("completed", ()))
+        return any(
+            s.has_conditions and s.id not in done and s.id != stage.id
+            for s in quest.chapters[-1].stages
+        )
+
+    def mate_brings(self: Any, wanted: list[str]) -> bool:
+        """Whether a teammate carries one of these (it will leave it where it is wanted)."""
+        defs = {self.world.def_of(d).id for d in wanted}
+        return any(self.mate_has(m, d) for m in self.teammates() for d in defs)
+
+    def wait_for_mates_in_place(self: Any) -> Plan:
+        """At the last goal, before the act that completes it: teammates at that goal too stand
+        where it wants them (`in_area`), at most until the team deadline. One act then
+        completes the quest for all of us."""
+        stage = self.next_stage()
+        if not self.wait_for_team or stage is None or not self.last_goal(stage):
+            return
+        places = [
+            c
+            for c in walk_conditions((*(stage.done_all or ()), *(stage.done_any or ())))
+            if c.kind in PLACE_KINDS
+        ]
+        while self.before_team_deadline() and any(
+            not self.holds(c, m) for m in self.teammates() for c in places
+        ):
+            yield WAIT

@@ -241,6 +241,7 @@ SOURCE_FIELDS = (
     ("in_", None, ("place_npc", "place_object")),
     ("stock", {}, ("place_npc",)),
     ("min_coins", 0, ("place_npc",)),
+    ("stay_put", False, ("place_npc",)),
     ("keep", None, ("pick_areas",)),
     ("unless_anywhere_on_ground", False, ("place_object",)),
 )

@@ -142,7 +142,7 @@ class SetupStep:
 
     let: str
     value: Any = None
-    area: str | None = None
+    area: str | None = None  # an area id, or `$variable` of an area (the same area again)
     areas: tuple[str, ...] | None = None
     pick_area: bool | None = None  # true: one area, picked nearest-first like pick_areas
     pick_areas: int | None = None
@@ -152,6 +152,8 @@ class SetupStep:
     in_: str | None = attrs.field(default=None, metadata={"json_key": "in"})
     stock: dict[str, int] = attrs.field(factory=dict)
     min_coins: int = 0
+    # place_npc: a unique NPC the world already placed elsewhere stays where it stands.
+    stay_put: bool = False
     keep: str | None = None  # pick_areas: "all" (the list, default) or "first" (one area)
     unless_anywhere_on_ground: bool = False  # place_object: not if a unit lies on any ground
 

@@ -10,7 +10,8 @@ on set iteration order.
 A placed NPC is made as synthesis makes one, at the level of its area, and every item its
 prototype carries that came out with no units gets the prototype's count back. An NPC of the same
 definition (everyone's, not a personal one) already standing there is used instead, and a unique
-NPC the world already placed elsewhere is moved there (it is the only one there can be).
+NPC the world already placed elsewhere is moved there (it is the only one there can be), or with
+`stay_put` left where it stands (saltglass adopts its merchant wherever the world put it).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def place_quest_npc(world: World, rng: random.Random, step: SetupStep, area_id: 
     npc = _standing(world, proto.id, area_id)
     if npc is None and proto.unique and proto.id in world.npcs:
         npc = world.npcs[proto.id]  # placed elsewhere by synthesis (or an earlier step): adopted
-        world.place_npc(npc.id, area_id)
+        if not (step.stay_put and npc.area_id is not None):
+            world.place_npc(npc.id, area_id)
     if npc is None:
         index = None if proto.unique else world.npc_count.get(proto.id, 0)
         if index is not None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from agentodyssey_pz.engine.config import GameConfig
+from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.errors import PublishedGameError
 from agentodyssey_pz.world.published import locate
 from agentodyssey_pz.world.published.games import GAMES
@@ -550,3 +552,196 @@ def test_robot_kingdom_wrong_data_is_refused_by_name(
     copy = changed_copy(published, tmp_path, monkeypatch, "robot_kingdom", old, new)
     with pytest.raises(PublishedGameError, match=message):
         section(copy, "robot_kingdom")
+
+
+# ---------------------------------------------------------------------------- quarantine
+def test_quarantine_quest_shape(published) -> None:
+    quest = section(published, "quarantine")
+    assert [len(c["stages"]) for c in quest["chapters"]] == [7, 11]
+    assert quest["bosses"] == {}  # its quest enemies are pre-placed NPCs
+    st = stages(quest)
+    assert len(st) == 18 and len([s for s in st.values() if "requires" in s]) == 8  # parents
+    assert st["ch1_root"]["requires"] == ["ch1_prepare", "ch1_reach_morgue"]
+    assert "done_any" not in st["ch1_root"] and "done_all" not in st["ch1_root"]
+    assert st["ch1_root"]["chapter_complete"] is True and st["ch2_root"]["quest_complete"] is True
+    assert quest["chapters"][0]["root_goal"] == st["ch1_root"]["objective"]
+    assert st["ch1_arm_yourself"]["done_all"] == [
+        {"kind": "has_category", "category": "weapon", "where": "hands+equipped+inventory"}
+    ]
+    assert st["ch1_get_keycard"]["done_all"] == [
+        {"kind": "npc_dead", "npc": "$ch1_ward_zombie_2"},
+        {"kind": "has_any_of", "objects": ["obj_morgue_keycard"]},
+    ]
+    assert st["ch2_defeat_licker"]["done_all"][0] == {"kind": "npc_dead", "npc": "$ch2_licker_npc"}
+    assert st["ch2_get_chemicals"]["done_all"] == [
+        {"kind": "has_item_count", "object": "obj_chemical", "count": "$ch2_chemical_count"}
+    ]
+    assert st["ch2_write_code"]["done_all"] == [
+        {"kind": "paper_text_equals_in_hands", "text": "$ch2_access_code_text", "where": "hands"}
+    ]
+    deploy = st["ch2_deploy_serum"]["done_all"]
+    assert deploy[0] == {"kind": "npc_dead", "npc": "$ch2_tyrant_npc"}
+    assert deploy[1] == {
+        "kind": "all_of",
+        "conditions": [
+            {"kind": "npc_dead", "npc": "$ch2_tyrant_npc"},
+            {"kind": "in_area", "area": "$ch2_reactor_area"},
+            {
+                "kind": "object_on_ground",
+                "objects": ["$ch2_serum_obj"],
+                "area": "$ch2_reactor_area",
+            },
+        ],
+    }
+    # `spawns_boss_key` names no boss: nothing is spawned (as published).
+    assert not any("on_complete" in s or "on_start" in s for s in st.values())
+    # Every placeholder of the texts is one of our variables.
+    text = json.dumps(quest)
+    assert "{ch1_nurse_npc_name}" not in text and "{mq_guide_name}" not in text
+    assert "{ch1_nurse_npc}" in text
+
+
+def test_quarantine_setup_picks_five_areas_and_places_seven_npcs(published) -> None:
+    setup = section(published, "quarantine")["setup"]
+    by_let = {s["let"]: s for s in setup}
+    picked = [s["let"] for s in setup if s.get("pick_area")]
+    assert picked == [
+        "ch1_nurse_area", "ch1_ward_area", "ch1_morgue_area", "ch2_lab_entrance_area",
+        "ch2_reactor_area",
+    ]  # fmt: skip
+    assert by_let["ch2_morgue_area"] == {"let": "ch2_morgue_area", "area": "$ch1_morgue_area"}
+    placed = [(s["let"], s["place_npc"], s["in"]) for s in setup if "place_npc" in s]
+    assert placed == [
+        ("ch1_nurse_npc", "npc_quest_nurse_chen", "$ch1_nurse_area"),
+        ("ch1_ward_zombie_1", "npc_ward_zombie_1", "$ch1_ward_area"),
+        ("ch1_ward_zombie_2", "npc_ward_zombie_2", "$ch1_ward_area"),
+        ("ch2_licker_npc", "npc_morgue_licker", "$ch2_morgue_area"),
+        ("ch2_lab_zombie_1", "npc_lab_zombie_1", "$ch2_lab_entrance_area"),
+        ("ch2_lab_zombie_2", "npc_lab_zombie_2", "$ch2_lab_entrance_area"),
+        ("ch2_tyrant_npc", "npc_boss_tyrant", "$ch2_reactor_area"),
+    ]
+    assert by_let["ch2_access_code_text"]["value"] == "ECLIPSE-47"
+    assert by_let["ch2_chemical_count"]["value"] == 2
+    assert by_let["ch2_serum_obj"]["value"] == "obj_antivirus_serum"
+
+
+def test_quarantine_in_a_game(published) -> None:
+    """Seed 0 as the spec gives it: the reactor is the lab chamber, the ward zombie with the
+    keycard has 65 HP / 25 attack at level 2, the tyrant 310 / 75 at level 4; quest enemies go on
+    with the world's numbering of their display name; the morgues are one area."""
+    game = Game("agentodyssey:quarantine", 2, GameConfig(tutorial=False))
+    game.reset(seed=0)
+    world, found = game.world, game.world.auxiliary["main_quest"]["vars"]
+    assert found["ch2_reactor_area"] == "area_lab_chamber"
+    assert found["ch2_morgue_area"] == found["ch1_morgue_area"]
+    keeper = world.npcs[found["ch1_ward_zombie_2"]]
+    assert (keeper.hp, keeper.attack_power, keeper.level) == (65, 25, 2)
+    assert keeper.inventory["obj_morgue_keycard"] >= 1 and keeper.enemy
+    tyrant = world.npcs[found["ch2_tyrant_npc"]]
+    assert (tyrant.name, tyrant.hp, tyrant.attack_power) == ("tyrant", 310, 75)
+    zombies = [world.npcs[found[k]].name for k in ("ch1_ward_zombie_1", "ch1_ward_zombie_2")]
+    world_zombies = [n.name for n in world.npcs.values() if n.def_id == "npc_zombie"]
+    assert zombies == ["zombie_3", "zombie_4"] and len(world_zombies) == 3
+    licker = world.npcs[found["ch2_licker_npc"]]
+    assert licker.area_id == found["ch2_morgue_area"]
+    # The quest nurse never takes the world merchant's name (both are `nurse_chen` published).
+    nurse = world.npcs[found["ch1_nurse_npc"]]
+    assert nurse.name != "nurse_chen" and world.npcs["npc_nurse_chen"].name == "nurse_chen"
+
+
+QUARANTINE_BAD = [
+    ("'area_key': 'ch2_reactor_area',", "", "custom/serum_deployed_in_reactor has no 'area_key'"),
+    ("'category': 'weapon',", "", "state/has_category has no 'category'"),
+    (
+        "'boss_key': 'ch1_ward_zombie_2',",
+        "",
+        "state/boss_already_defeated has no 'boss_key'",
+    ),
+    (
+        "'base_obj_key': 'ch2_chemical_obj',",
+        "'base_obj_key': 'ch1_ward_area',",
+        "has_item_count: 'ch1_ward_area' is not a fixed object id",
+    ),
+    ("'text_key': 'ch2_access_code_text',", "", "paper_text_equals_in_hands has no 'text_key'"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "message"), QUARANTINE_BAD)
+def test_quarantine_wrong_data_is_refused_by_name(
+    published, tmp_path, monkeypatch, old: str, new: str, message: str
+) -> None:
+    copy = changed_copy(published, tmp_path, monkeypatch, "quarantine", old, new)
+    with pytest.raises(PublishedGameError, match=message):
+        section(copy, "quarantine")
+
+
+# ---------------------------------------------------------------------------- saltglass
+def test_saltglass_quest_shape(published) -> None:
+    quest = section(published, "saltglass")
+    assert [len(c["stages"]) for c in quest["chapters"]] == [9]
+    st = stages(quest)
+    assert len([s for s in st.values() if "requires" in s]) == 4
+    root = st["ch1_restore_chart"]
+    assert root["chapter_complete"] is True and root["quest_complete"] is True
+    assert quest["chapters"][0]["root_goal"] == root["objective"]
+    assert quest["bosses"] == {}
+    assert st["ch1_record_oath"]["done_any"] == [
+        {"kind": "paper_text_equals_in_hands", "text": "$ch1_oath_text", "where": "hands+equipped"}
+    ]
+    assert st["ch1_buy_paper"]["done_any"] == [
+        {"kind": "event", "type": "object_bought", "objects": ["obj_paper"]}
+    ]
+    assert st["ch1_buy_seal"]["done_any"] == [
+        {"kind": "has_any_of", "objects": ["obj_survey_seal"]}
+    ]
+    assert st["ch1_deliver_chart"]["done_all"] == [
+        {"kind": "paper_with_text_in_area", "text": "$ch1_oath_text",
+         "area": "$ch1_delivery_area", "object": "obj_paper"},
+        {"kind": "object_on_ground", "objects": ["$ch1_survey_seal_obj"],
+         "area": "$ch1_delivery_area"},
+    ]  # fmt: skip
+    text = json.dumps(quest)
+    assert "{ch1_guide_name}" not in text and "{ch1_guide_npc}" in text
+    setup = {s["let"]: s for s in quest["setup"]}
+    assert [k for k, s in setup.items() if s.get("pick_area")] == [
+        "ch1_guide_area", "ch1_market_area", "ch1_delivery_area"
+    ]  # fmt: skip
+    assert setup["ch1_guide_npc"]["place_npc"] == "npc_quest_guide"
+    assert setup["ch1_merchant_npc"] == {
+        "let": "ch1_merchant_npc", "place_npc": "npc_vesin", "in": "$ch1_market_area",
+        "stock": {"obj_survey_seal": 1}, "stay_put": True,
+    }  # fmt: skip
+    assert setup["ch1_oath_text"]["value"] == "THE SKY REMEMBERS"
+
+
+def test_saltglass_adopts_vesin_where_the_world_placed_him(published) -> None:
+    for seed in range(4):
+        game = Game("agentodyssey:saltglass", 2, GameConfig(tutorial=False))
+        game.reset(seed=seed)
+        found = game.world.auxiliary["main_quest"]["vars"]
+        vesin = game.world.npcs["npc_vesin"]
+        assert found["ch1_merchant_npc"] == "npc_vesin"
+        assert vesin.inventory["obj_survey_seal"] >= 1
+        assert game.world.npcs[found["ch1_guide_npc"]].name == "sere"
+        assert found["ch1_guide_area"] != found["ch1_delivery_area"]
+        if seed == 0:  # synthesis put him in the basin; the unused market pick is the yard
+            assert (vesin.area_id, found["ch1_market_area"]) == ("area_basin", "area_yard")
+
+
+SALTGLASS_BAD = [
+    ("'area_key': 'ch1_delivery_area',\n                            },",
+     "},", "custom/paper_with_text_dropped_in_area has no 'area_key'"),
+    ("'obj_key': 'ch1_survey_seal_obj',", "", "custom/object_in_area has no 'obj_key'"),
+    ("'obj_id': 'obj_paper',", "", "event/object_bought has no 'obj_id'"),
+    ("'text_key': 'ch1_oath_text',\n                                'area_key'",
+     "'area_key'", "paper_with_text_dropped_in_area has no 'text_key'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "message"), SALTGLASS_BAD)
+def test_saltglass_wrong_data_is_refused_by_name(
+    published, tmp_path, monkeypatch, old: str, new: str, message: str
+) -> None:
+    copy = changed_copy(published, tmp_path, monkeypatch, "saltglass", old, new)
+    with pytest.raises(PublishedGameError, match=message):
+        section(copy, "saltglass")

@@ -251,3 +251,43 @@ def test_unless_possessed_goes_with_give(tmp_path: Path) -> None:
     bad = {**GIVE, "on_complete": [{"spawn_boss": "x", "unless_possessed": True}]}
     with pytest.raises(QuestDataError, match="'unless_possessed' goes with give"):
         quest_game(tmp_path, [bad])
+
+
+# ---------------------------------------------------------------------------- stay_put, area alias
+def test_stay_put_leaves_a_unique_npc_where_the_world_placed_it(tmp_path: Path) -> None:
+    plain = placed(tmp_path, [])
+    home = plain.world.npcs["npc_cider_seller"].area_id
+    there = next(a for a in (ROWS, VATS, VAULT) if a != home)
+    step = {"let": "seller", "place_npc": "npc_cider_seller", "in": there,
+            "stock": {"obj_pear": 3}, "stay_put": True}  # fmt: skip
+    game = placed(tmp_path, [step])
+    seller = game.world.npcs[variables(game)["seller"]]
+    assert seller.id == "npc_cider_seller" and seller.area_id == home
+    assert seller.id not in game.world.areas[there].npcs
+    assert seller.inventory["obj_pear"] == 3
+
+
+def test_stay_put_goes_with_place_npc(tmp_path: Path) -> None:
+    from agentodyssey_pz.errors import QuestDataError
+
+    with pytest.raises(QuestDataError, match="'stay_put' goes with place_npc"):
+        placed(tmp_path, [{"let": "x", "pick_area": True, "stay_put": True}])
+
+
+def test_an_area_may_be_an_earlier_area_variable(tmp_path: Path) -> None:
+    for seed in range(3):
+        game = placed(
+            tmp_path,
+            [{"let": "first", "pick_area": True}, {"let": "again", "area": "$first"}],
+            seed=seed,
+        )
+        assert variables(game)["again"] == variables(game)["first"]
+
+
+def test_an_area_alias_must_name_an_area_variable(tmp_path: Path) -> None:
+    from agentodyssey_pz.errors import QuestDataError
+
+    with pytest.raises(QuestDataError, match="unknown variable '\\$nowhere'"):
+        placed(tmp_path, [{"let": "again", "area": "$nowhere"}])
+    with pytest.raises(QuestDataError, match="'\\$word' is"):
+        placed(tmp_path, [{"let": "word", "value": "x"}, {"let": "again", "area": "$word"}])

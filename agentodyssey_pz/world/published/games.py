@@ -117,11 +117,12 @@ GAMES: dict[str, GameSpec] = {
             "quarantine",
             "generated/quarantine",
             synthesis="quarantine",
+            main_quest=True,
             rule_packs=("outbreak",),
             # The outbreak pack's light fuel decides who is in the dark, and the dark hides only
             # the ground and the people around (docs/world-format.md 9.1).
             darkness={"agent_flags": "in_darkness", "hides": "surroundings"},
-            missing=("its main quest (planned)",),
+            missing=(),
         ),
         GameSpec(
             "robot_kingdom",
@@ -132,10 +133,11 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "saltglass",
             "generated/saltglass",
+            main_quest=True,
             rule_packs=("saltglass",),
             currency_plural=True,
             weapon_attack_power_ignored=True,
-            missing=("its main quest (planned)",),
+            missing=(),
         ),
     )
 }

@@ -138,7 +138,6 @@ class Translation:
         self.tables = tables_of(spec.name)
         self.bosses = self.tables.bosses
         self.renames = self.tables.placeholders
-        self.placed_npcs = {p["let"] for p in self.tables.placed if "place_npc" in p}
         self.where = f"{spec.quest_module}: {QUEST_CLASS}"
 
     # ---------------------------------------------------------------- texts
@@ -211,7 +210,12 @@ class Translation:
             raise PublishedGameError(
                 f"{self.where}: stage {stage}: condition {kind}/{ctype} has no translation"
             )
-        return translate(self, c)
+        try:
+            return translate(self, c)
+        except KeyError as exc:
+            raise PublishedGameError(
+                f"{self.where}: stage {stage}: condition {kind}/{ctype} has no {exc}"
+            ) from None
 
     def var(self, c: dict[str, Any], key: str) -> str:
         return f"${c[key]}"
@@ -269,16 +273,17 @@ class Translation:
             out["requires"] = [str(r) for r in raw["requires"] or ()]
         if "done_all" in raw:
             out["done_all"] = self.conditions(raw["done_all"], sid)
-        else:
+        elif "done_any" in raw or "requires" not in raw:
             out["done_any"] = self.conditions(raw.get("done_any", []), sid)
+        if "requires" in raw:  # a goal-graph chapter (a parent without conditions waits for these)
+            out["requires"] = [str(r) for r in raw["requires"] or ()]
         on_start = [{"spawn_boss": key} for key, at in boss_stage_of.items() if at == sid]
         if on_start:
             out["on_start"] = on_start
         effects: list[dict[str, Any]] = []
-        spawned = raw.get("spawns_boss_key")
-        # A placed NPC is there from the start; a boss entry says itself what its spawn does.
-        if spawned and (spawned in self.bosses or spawned not in self.placed_npcs):
-            effects.append({"spawn_boss": spawned})
+        # A key that names no boss spawns nothing (quarantine's quest enemies are all pre-placed).
+        if raw.get("spawns_boss_key") in self.bosses:
+            effects.append({"spawn_boss": raw["spawns_boss_key"]})
         if raw.get("gives_coins"):
             effects.append({"give": {"$currency": int(raw["gives_coins"])}})
         for oid, count in (raw.get("spawns_objects") or {}).items():

@@ -474,7 +474,11 @@ class QuestRun:
             if self.closed_by(closing):
                 return
             active = self.active_stages(chapter)
-        self.refresh_goals(chapter, announce=True, active=active)
+        # The guide's list is written when the goals change (as a linear chapter's objective is
+        # written when its stage starts): rendering it every tick cost a goal-graph quest a
+        # quarter of the step.
+        if finished or [s.id for s in active] != self.progress["active"]:
+            self.refresh_goals(chapter, announce=True, active=active)
 
     def closed_by(self, completed: list[StageDef]) -> bool:
         """Completes the quest if one of `completed` says so, else starts the next chapter if one

@@ -13,8 +13,10 @@ from agentodyssey_pz.world.published.quest_games import (
     base,
     mark,
     metropolis,
+    quarantine,
     remnant,
     robot_kingdom,
+    saltglass,
 )
 from agentodyssey_pz.world.published.quest_games.tables import QuestTables
 
@@ -24,6 +26,8 @@ TABLES: dict[str, QuestTables] = {
     "mark": mark.TABLES,
     "metropolis": metropolis.TABLES,
     "robot_kingdom": robot_kingdom.TABLES,
+    "quarantine": quarantine.TABLES,
+    "saltglass": saltglass.TABLES,
 }
 
 
