@@ -273,10 +273,8 @@ class Translation:
             out["requires"] = [str(r) for r in raw["requires"] or ()]
         if "done_all" in raw:
             out["done_all"] = self.conditions(raw["done_all"], sid)
-        elif "done_any" in raw or "requires" not in raw:
+        else:  # a goal graph's parent has none: it closes when what it requires is done
             out["done_any"] = self.conditions(raw.get("done_any", []), sid)
-        if "requires" in raw:  # a goal-graph chapter (a parent without conditions waits for these)
-            out["requires"] = [str(r) for r in raw["requires"] or ()]
         on_start = [{"spawn_boss": key} for key, at in boss_stage_of.items() if at == sid]
         if on_start:
             out["on_start"] = on_start
