@@ -443,7 +443,7 @@ def check_feature_switches(p: Parsed, problems: Problems) -> None:
     if features.darkness is not None:
         _unknown_fields(features.darkness, DarknessDef, "$.features.darkness", "", problems)
         darkness = features.darkness
-        if darkness.hides not in DARK_HIDES:
+        if darkness.hides is not None and darkness.hides not in DARK_HIDES:
             problems.error(
                 "$.features.darkness.hides",
                 f"unknown value '{darkness.hides}' (expected one of {', '.join(DARK_HIDES)})",

@@ -253,10 +253,10 @@ class DarknessDef:
     light_objects: tuple[str, ...] = ("obj_torch",)
     # A rule decides who is in the dark and keeps it under this key of `world.auxiliary` (agent id
     # -> bool): AgentOdyssey's quarantine, where lights burn fuel. `light_objects` is not read.
-    agent_flags: str | None = None
+    agent_flags: str | None = _absent()
     # What an agent in the dark cannot see (`DARK_HIDES`): "everything" (what it holds and wears,
     # the ground, NPCs, other agents) or "surroundings" (the ground, NPCs and other agents).
-    hides: str = "everything"
+    hides: str | None = _absent()  # absent: "everything"
     extras: dict[str, Any] = _extras()
 
 
