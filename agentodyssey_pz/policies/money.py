@@ -32,10 +32,11 @@ class Money:
                 if a.objects.get(currency, 0) > 0 and self.distance(a.id) < LOCK_COST
             ]
             if ground:
-                before = self.coins()
                 yield from self.goto(min(ground, key=self.distance))
+                before = self.issued
                 yield from self.stow(currency, ALL)
-                if self.coins() <= before:  # my hands are full of what I keep
+                here = world.areas[self.agent.area_id].objects.get(currency, 0)
+                if self.issued == before and here > 0:  # my hands are full of what I keep
                     raise Stuck(f"no room to carry {amount} coins")
                 continue
             sale = self.best_sale(amount - self.coins())

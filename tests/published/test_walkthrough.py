@@ -218,9 +218,22 @@ def test_a_meal_comes_before_the_plan_when_a_blow_could_kill(published) -> None:
 # when what they require is done), played with its `courts` pack. The episode ends with the first
 # quest completed, and the last stage is no shared boss but an amended charter written and carried
 # into Vosk's area: the first agent there ends the episode, the second is then still on its way
-# (seed 3: agent_0 finishes at tick 266; seed 2 likewise at tick 285). Both agents play from the
+# (seed 5: agent_0 finishes at tick 219; seed 6 likewise at tick 274). Both agents play from the
 # first stage; the test checks the finisher's every stage and the other's progress.
-METROPOLIS_SEEDS = {3: 400, 2: 400}  # seed -> tick limit
+#
+# The courts pack plays as published, and on many seeds it leaves the questers short of coins for
+# chapter 3's purchases (the cipher fragments, a key): every kill of a common enemy is tried and,
+# with no justification written, curses the killer's base attack (halved for 4 turns, deeper when
+# repeated); an agent struck down by a kind with a precedent overturns it and that kind's enemies
+# grow stronger; idling in one place (the planner's pauses after a setback) is fined 2 coins a
+# turn from the fifth idle turn; carrying more than 8 units for 5 turns in one place gets some
+# confiscated. The enemies a quester can still beat run out and both raise Stuck "no enemy I can
+# beat" (seeds 2, 3, 12 and 15 within 700 ticks). Seeds 2 and 3 finished while a bagless
+# teammate still had to earn its bag's price alone: the second agent lagged far behind (10 stages)
+# and the first had chapter 3's coin sources to itself. Now the first makes the second a bag
+# (`teamwork.supply_teammates`: a teammate who cannot afford the merchant's bag gets one made),
+# both keep pace, and both run short. Seeds 4, 10, 11, 13 and 14 finish too.
+METROPOLIS_SEEDS = {5: 400, 6: 400}  # seed -> tick limit
 METROPOLIS_STAGES = 31
 
 
