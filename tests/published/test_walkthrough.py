@@ -328,10 +328,12 @@ def test_metropolis_a_foe_killed_by_one_agent_counts_for_the_other(
 # protected from reclamation, decay and cannibalising, the aura's defeat check and armour, the
 # drain's death at once, presence cleared at death, jam on every index), seed 17's questers are
 # both in chapter 3 at tick 220 and by tick 1200 have closed its kills, key and armour stages (20
-# and 21 stages) but not `ch3_clear_entrance` (area_clear of the furnace room): twelve enemies
-# stand there (eight infernal colossi of 220 HP and 75 attack), the agents die over and over (59
-# and 97 deaths, 20 of them to the devil-forged drain), and each death leaves the area empty, so
-# territory reclamation brings in up to 3 more enemies every time it falls dormant.
+# and 21 stages) but not `ch3_clear_entrance` (area_clear of the furnace room). Territory
+# reclamation brings enemies into that room while no agent stands in it (up to 3 per dormancy; 24
+# over the 1200 ticks): 8 stand there at tick 220, the agents bring them down to 3 by tick 800, 12
+# stand there at tick 1200 (eight infernal colossi of 220 HP and 75 attack). The agents die over
+# and over (59 and 97 deaths, 20 of them to the devil-forged drain), and every death leaves the
+# room empty again.
 ROBOT_SEED, ROBOT_TICKS = 17, 1500
 SPARED = (
     "npc_quest_wayfarer_guide", "npc_side_quest_guide", "npc_old_marshal",
