@@ -444,8 +444,11 @@ def test_robot_kingdom_placed_enemies_and_the_warden_count_for_both(published) -
 #
 # * saltglass 0: the one survey seal Vesin stocks is bought by one agent and handed on to the
 #   other (`teamwork.pass_on`); the world's one satchel goes to the first agent, and the other
-#   gets one the first buys for it (`teamwork.supply_teammates`). Both finish in the tick the
-#   chart and the seal lie together in the delivery area. Seeds 1 to 3 work too (seed 1 below).
+#   gets one the first makes for it (`teamwork.supply_teammates`). Both finish in the tick the
+#   chart and the seal lie together in the delivery area (tick 131; seed 1: tick 140). Seeds 1
+#   to 3 work too (seed 1 below). The second agent, bagless with its pen in one hand, sets out to
+#   earn a bag's price first; it can carry one saltmark only, so it gives up earning (`earn`:
+#   no room) and takes the satchel made for it.
 GRAPH_CASES = {
     "saltglass": Case("saltglass", 0, 9, 600),
     "saltglass-1": Case("saltglass", 1, 9, 600),
