@@ -285,9 +285,10 @@ class Carrying:
             if obj.is_container or obj.size is None or self.inventory() is None:
                 for _ in range(min(n, 2)):  # two hands at most
                     held = [o for o in self.agent.hands if self.matches(o, did)]
-                    if self.agent.hands_full and len(held) == len(self.agent.hands):
-                        return  # my hands hold nothing but this already: no more fits
-                    yield from self.free_hand(keep=self.kept_in_hand() + held)
+                    kept = self.kept_in_hand() + held
+                    if self.agent.hands_full and held and all(o in kept for o in self.agent.hands):
+                        return  # my hands hold this and what I keep: freeing one drops this
+                    yield from self.free_hand(keep=kept)
                     yield f"pick up {world.name_of(oid)}"
                     if not self.ok():
                         return

@@ -33,7 +33,11 @@ class Money:
             ]
             if ground:
                 yield from self.goto(min(ground, key=self.distance))
+                before = self.issued
                 yield from self.stow(currency, ALL)
+                here = world.areas[self.agent.area_id].objects.get(currency, 0)
+                if self.issued == before and here > 0:  # my hands are full of what I keep
+                    raise Stuck(f"no room to carry {amount} coins")
                 continue
             sale = self.best_sale(amount - self.coins())
             if sale is not None:
