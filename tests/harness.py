@@ -267,7 +267,7 @@ def act(game: Game, agent_id: str, command: Any, tracking: bool | None = None) -
         game.engine.reject(agent_id, command, parsed, res)
         return res
     body = game.agents[agent_id]
-    if game.forcing_rules:  # a lost turn: any other command is not played (docs/rule-packs.md)
+    if game.hooks.forcing:  # a lost turn: any other command is not played (docs/rule-packs.md)
         forced = game.forced_turn(body)
         if forced is not None and parsed != forced[1]:
             return res

@@ -60,6 +60,26 @@ def checked_agent_ids(agent_ids: Sequence[str] | int) -> tuple[str, ...]:
     return ids
 
 
+class RuleHooks:
+    """The step rules that override one of the optional hooks for packs (docs/rule-packs.md):
+    none in most games, so the tick, the listings and the text observation ask nothing then.
+    One attribute of the game for all of them (tests/test_attribute_layout.py)."""
+
+    __slots__ = ("forcing", "sights")
+
+    def __init__(self, forcing: list[BaseStepRule], sights: list[BaseStepRule]) -> None:
+        self.forcing = forcing  # `forced_command`: may take an agent's turn
+        self.sights = sights  # `ground_sights`: show things on the ground that are not objects
+
+    @classmethod
+    def of(cls, step_rules: Sequence[BaseStepRule]) -> RuleHooks:
+        def overriding(name: str) -> list[BaseStepRule]:
+            base = getattr(BaseStepRule, name)
+            return [rule for rule in step_rules if getattr(type(rule), name) is not base]
+
+        return cls(overriding("forced_command"), overriding("ground_sights"))
+
+
 class Game:
     """One game: a world pack, a fixed list of agents, the rules, and the state of the episode."""
 
@@ -86,27 +106,15 @@ class Game:
         self.agent_ids: tuple[str, ...] = checked_agent_ids(agent_ids)
         ids = self.agent_ids
         self._order = {aid: i for i, aid in enumerate(ids)}
-        self._start_time = self.config.start_datetime()
-        self._time_text: tuple[int, str] = (-2, "")  # (tick, text): every observation shows it
+        # (start time, tick, that tick's time as text): every observation shows the text.
+        self._clock: tuple[dt.datetime, int, str] = (self.config.start_datetime(), -2, "")
         self.rule_set: RuleSet = load_rule_set(
             [rules_dir() / BASE_PACK, *self.config.rule_packs, *self.pack.rule_packs]
         )
         self.engine = ActionRuleEngine(cls() for cls in self.rule_set.action_rules)
         self.step_rules = [cls() for cls in self.rule_set.step_rules]
-        # The step rules that show things on the ground that are not objects (`ground_sights`).
-        self.sight_rules = [
-            rule
-            for rule in self.step_rules
-            if type(rule).ground_sights is not BaseStepRule.ground_sights
-        ]
+        self.hooks = RuleHooks.of(self.step_rules)
         self.init_rules = [cls() for cls in self.rule_set.init_rules]
-        # Step rules that may take an agent's turn (`forced_command`): none in most games, so the
-        # tick and the listings ask nothing then.
-        self.forcing_rules = [
-            rule
-            for rule in self.step_rules
-            if type(rule).forced_command is not BaseStepRule.forced_command
-        ]
         apply_rule_settings(
             [*self.engine.rules.values(), *self.step_rules, *self.init_rules],
             self.pack.definition.features.rule_settings,
@@ -348,7 +356,7 @@ class Game:
     def forced_turn(self, agent: AgentState) -> tuple[BaseStepRule, Command] | None:
         """(rule, command) when a step rule makes `agent` play that command this tick instead of
         its own (a lost turn: `BaseStepRule.forced_command`), else None."""
-        for rule in self.forcing_rules:
+        for rule in self.hooks.forcing:
             command = rule.forced_command(self, agent)
             if command is not None:
                 return rule, command
@@ -423,23 +431,23 @@ class Game:
     @property
     def time(self) -> dt.datetime:
         elapsed = max(self.tick_index, 0) * self.config.tick_seconds
-        return self._start_time + dt.timedelta(seconds=elapsed)
+        return self._clock[0] + dt.timedelta(seconds=elapsed)
 
     def seconds_of_day(self) -> int:
         """Seconds since midnight at `time`, worked out from whole seconds rather than a new
         datetime (a fraction of the cost; the observation vector reads it every tick). The start
         has no fractions of a second (the config's time format has none)."""
-        start = self._start_time
+        start = self._clock[0]
         elapsed = max(self.tick_index, 0) * self.config.tick_seconds
         since = start.hour * 3600 + start.minute * 60 + start.second + elapsed
         return since % SECONDS_PER_DAY
 
     @property
     def time_text(self) -> str:
-        tick, text = self._time_text
+        start, tick, text = self._clock
         if tick != self.tick_index:
             text = format_time(self.time)
-            self._time_text = (self.tick_index, text)
+            self._clock = (start, self.tick_index, text)
         return text
 
     def agent(self, agent_id: str) -> AgentState:

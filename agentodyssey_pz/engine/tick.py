@@ -78,7 +78,7 @@ def record_visit(game: Game, agent: AgentState) -> None:
 
 def act(game: Game, agent: AgentState, raw: Any, res: RuleResult) -> Command | ParseFailure:
     """One agent's action: parsed, then dispatched to its rule (or refused with feedback)."""
-    if game.forcing_rules:
+    if game.hooks.forcing:
         forced = game.forced_turn(agent)
         if forced is not None:
             return lose_turn(game, agent, raw, res, *forced)

@@ -226,7 +226,7 @@ def valid_params_by_verb(
     no_dark = game.world.definition.features.darkness is None
     dark = "" if no_dark else darkness_kind(game, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
-    forced = game.forced_turn(agent) if game.forcing_rules else None
+    forced = game.forced_turn(agent) if game.hooks.forcing else None
     out: ParamsByVerb = {}
     for verb_id, rule, _, from_mask in listing_plan(rules, cache, dark):
         if forced is not None and verb_id != forced[1].verb:
@@ -280,7 +280,7 @@ def valid_actions(
     no_dark = game.world.definition.features.darkness is None
     dark = "" if no_dark else darkness_kind(game, agent)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=mask_options is not None)
-    forced = game.forced_turn(agent) if game.forcing_rules else None
+    forced = game.forced_turn(agent) if game.hooks.forcing else None
     out: dict[str, list[str]] = {}
     for verb_id, rule, phrase, from_mask in listing_plan(rules, cache, dark):
         if forced is not None and verb_id != forced[1].verb:
@@ -375,7 +375,7 @@ def action_mask(
     ctx = _listing_context(game, agent, cache)
     kept = _kept_listings(cache, game, rules, agent, dark, same_state=False)
     kept_found = kept.found if kept is not None else None
-    forced = game.forced_turn(agent) if game.forcing_rules else None
+    forced = game.forced_turn(agent) if game.hooks.forcing else None
     for verb, rule, slots, reach_only in plan:
         if forced is not None and verb != forced[1].verb:
             continue

@@ -101,7 +101,7 @@ def ground_text(game: Game, area_id: str, listed: str) -> str:
     """The ground's list (`listed`), then what the game's sight rules show there
     (`ground_sights`: seen, not objects, nothing to act on; e.g. a salt mirage as `1 <name>`)."""
     sights = []
-    for rule in game.sight_rules:
+    for rule in game.hooks.sights:
         for count, name in rule.ground_sights(game.world, area_id):
             sights.append(f"{count} {name}")
     if not sights:  # most ticks: nothing in sight
@@ -151,7 +151,7 @@ def observation_text(
             ground, people = DARK_GROUND, DARK_PEOPLE if anyone else DARK_NO_ONE
         else:
             ground = items(world, area.objects)
-            if game.sight_rules:  # most worlds have none: not even a call
+            if game.hooks.sights:  # most worlds have none: not even a call
                 ground = ground_text(game, area.id, ground)
             people = people_list(world, area.id, agent.id, others)
         lines += [

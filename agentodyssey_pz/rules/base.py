@@ -360,7 +360,7 @@ class BaseStepRule(ABC):
         """Things seen lying in `area_id` that are not objects of the world (a salt mirage):
         `(count, name)` pairs the text observation appends to the ground's list. Nothing can act
         on them: no catalogue entry, no listed command. The engine asks only the rules whose class
-        overrides this (`Game.sight_rules`), so a world without such a rule pays nothing."""
+        overrides this (`Game.hooks.sights`), so a world without such a rule pays nothing."""
         return ()
 
     def world_state(self, world: World, fresh: Callable[[], dict]) -> dict:

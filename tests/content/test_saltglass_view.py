@@ -66,7 +66,7 @@ def test_a_mirage_is_seen_after_the_ground(game) -> None:
     mirage(game, YARD)  # elsewhere: not here
     assert ground_line(game) == "On the ground here I see: 3 saltmark."
     assert rule(game, "salt_mirage_step").ground_sights(game.world, YARD) == ((1, "glass_guard"),)
-    assert [r.name for r in game.sight_rules] == ["salt_mirage_step"]
+    assert [r.name for r in game.hooks.sights] == ["salt_mirage_step"]
 
 
 def test_a_mirage_cannot_be_picked_up_or_acted_on(game) -> None:

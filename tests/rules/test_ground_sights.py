@@ -36,7 +36,7 @@ def ground_line(game: Game) -> str:
 
 def test_a_world_without_sight_rules_is_unchanged() -> None:
     game = blank_game(agents=1)
-    assert game.sight_rules == []
+    assert game.hooks.sights == []
     assert ground_line(game) == "On the ground here I see: nothing."
 
 
@@ -46,7 +46,7 @@ def test_a_sight_rule_adds_to_the_ground_line(tmp_path: Path) -> None:
     (root / "steps.py").write_text(PACK, encoding="utf-8")
     game = Game(TINY, 1, GameConfig(rule_packs=(str(root),)))
     game.reset(0)
-    assert [r.name for r in game.sight_rules] == ["glimmer_step"]
+    assert [r.name for r in game.hooks.sights] == ["glimmer_step"]
     agent = game.agents["agent_0"]
     game.move_agent(agent, "area_gate")
     game.world.areas["area_gate"].objects.clear()

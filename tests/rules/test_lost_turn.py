@@ -50,12 +50,12 @@ def stun_pack(tmp_path: Path) -> Path:
 
 
 def test_a_game_without_forcing_rules_asks_nothing() -> None:
-    assert make_game().forcing_rules == []
+    assert make_game().hooks.forcing == []
 
 
 def test_a_forced_turn_plays_the_forced_command(stun_pack: Path) -> None:
     game = make_game(TINY, 2, rule_packs=(stun_pack,))
-    assert [r.name for r in game.forcing_rules] == ["stun_step"]
+    assert [r.name for r in game.hooks.forcing] == ["stun_step"]
     game.world.auxiliary["stunned"] = {"agent_0": 2}
     result = game.tick({"agent_0": "inspect inventory", "agent_1": "wait"})
     # the own command is not played (not taken); the forced one ran after the rule's word
