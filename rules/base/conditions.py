@@ -269,13 +269,17 @@ def _equipped_min_level(c: Condition, s: QuestScope) -> bool:
 def _has_category(c: Condition, s: QuestScope) -> bool:
     def_of = s.world.def_of
     category, where = c.params["category"], c.params.get("where")
+    # Every store searched as `possession` would, without building its table (every agent, every
+    # tick): an entry's definition is that of its instance.
     if where is None:
-        return any(def_of(oid).category == category for oid in s.possession())
-    return any(
-        def_of(oid).category == category
-        for store in stores_in(s.world, s.agent, where)
-        for oid in store
-    )
+        stores = [s.agent.equipped, *carried_stores(s.world, s.agent)]
+    else:
+        stores = stores_in(s.world, s.agent, where)
+    for store in stores:
+        for oid in store:
+            if def_of(oid).category == category:
+                return True
+    return False
 
 
 def _has_item_count(c: Condition, s: QuestScope) -> bool:

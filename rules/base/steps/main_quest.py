@@ -72,6 +72,7 @@ STATE_SHAPE = Record(
     empty_ok=True,
 )
 MAX_CASCADE_ROUNDS = 50  # goal graphs close sub-goals in rounds; more would mean a cycle
+MAX_ACTIVE_MEMO = 4096  # sets of completions whose active stages are kept (a few per episode)
 MAX_DROP_HISTORY = 100  # drops remembered for `stamped_areas_in_order`
 
 
@@ -104,6 +105,9 @@ class MainQuest(BaseStepRule):
         self._graph_chapters: tuple[bool, ...] = ()
         self._needs = QuestNeeds()
         self._shared_bosses = False
+        # A chapter's active stages per set of completions (`QuestRun.active_stages`): they
+        # depend on the immutable definition alone, so they are kept across ticks and agents.
+        self._active_memo: dict[tuple[int, tuple[str, ...]], list[StageDef]] = {}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
@@ -125,7 +129,9 @@ class MainQuest(BaseStepRule):
             record_deaths(res, state, watched)
         for agent in game.agents.values():
             if agent.tutorial_passed:
-                QuestRun(game, quest, state, agent, res, graph_chapters, needs).advance()
+                QuestRun(
+                    game, quest, state, agent, res, graph_chapters, needs, self._active_memo
+                ).advance()
         if self._shared_bosses:
             self._update_shared_bosses(game, quest, state, res)
 
@@ -137,6 +143,7 @@ class MainQuest(BaseStepRule):
             self._graph_chapters = tuple(chapter.is_goal_graph for chapter in quest.chapters)
             self._needs = needs_of(quest)
             self._shared_bosses = any(boss.shared for boss in quest.bosses.values())
+            self._active_memo = {}
             self._quest = quest
         return self._graph_chapters
 
@@ -187,15 +194,21 @@ class MainQuest(BaseStepRule):
                 return variables.get(value[1:])
             return value
 
+        # The NPCs that beat an agent this tick, in one pass over the tick's events (most ticks:
+        # none). A reset sets the health from the boss's records, so once is as good as twice.
+        agents = game.agents
+        winners = {
+            event.data.get("npc_id")
+            for event in res.events
+            if event.type == "agent_defeated_in_combat" and event.agent_id in agents
+        }
         for key, npc_id in state.get("shared_bosses", {}).items():
             npc = world.npcs.get(npc_id)
             if npc is None or npc.hp <= 0:
                 continue
             boss = quest.bosses[key]
-            for agent in game.agents.values():
-                for event in res.events_of(agent.id, "agent_defeated_in_combat"):
-                    if event.data.get("npc_id") == npc_id:
-                        reset_after_defeat(boss, npc, state)
+            if npc_id in winners:
+                reset_after_defeat(boss, npc, state)
             refresh_boss(world, boss, npc, holders, resolve(boss.in_), state, resolve)
 
 
@@ -211,12 +224,14 @@ class QuestRun:
         res: RuleResult,
         graph_chapters: tuple[bool, ...],
         needs: QuestNeeds | None = None,
+        active_memo: dict[tuple[int, tuple[str, ...]], list[StageDef]] | None = None,
     ) -> None:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
         self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
         self.needs = needs if needs is not None else needs_of(quest)  # what the quest records
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
+        self.active_memo = active_memo if active_memo is not None else {}
 
     # ---------------------------------------------------------------- text and variables
     def variable(self, name: str, default: Any = None) -> Any:
@@ -403,9 +418,22 @@ class QuestRun:
 
     # ---------------------------------------------------------------- goal-graph mode
     def active_stages(self, chapter: ChapterDef) -> list[StageDef]:
-        """Stages not done whose requirements are all done. Plain loops: a goal-graph chapter
-        asks every tick (a generator per stage cost more than the test)."""
-        done = set(self.progress["completed"])
+        """Stages not done whose requirements are all done (a list the caller must not change).
+        A goal-graph chapter asks every tick, and the answer depends on the completions alone:
+        worked out once per chapter and set of completions (`MainQuest._active_memo`)."""
+        completed = self.progress["completed"]
+        key = (id(chapter), tuple(completed))  # the chapter lives as long as the memo's quest
+        active = self.active_memo.get(key)
+        if active is None:
+            if len(self.active_memo) >= MAX_ACTIVE_MEMO:  # many episodes' orders of completion
+                self.active_memo.clear()
+            active = self.active_memo[key] = self._work_out_active(chapter, completed)
+        return active
+
+    @staticmethod
+    def _work_out_active(chapter: ChapterDef, completed: list[str]) -> list[StageDef]:
+        """Plain loops (a generator per stage cost more than the test)."""
+        done = set(completed)
         active = []
         for stage in chapter.stages:
             if stage.id in done:
