@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
@@ -107,7 +109,7 @@ class MainQuest(BaseStepRule):
         self._shared_bosses = False
         # A chapter's active stages per set of completions (`QuestRun.active_stages`): they
         # depend on the immutable definition alone, so they are kept across ticks and agents.
-        self._active_memo: dict[tuple[int, tuple[str, ...]], list[StageDef]] = {}
+        self._active_memo: dict[tuple[int, tuple[str, ...]], ActiveGoals] = {}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
@@ -212,6 +214,36 @@ class MainQuest(BaseStepRule):
             refresh_boss(world, boss, npc, holders, resolve(boss.in_), state, resolve)
 
 
+@attrs.frozen
+class ActiveGoals:
+    """A goal-graph chapter's active stages for one set of completions, in chapter order, and
+    what a tick asks of them (shared by every agent and tick with those completions: read only)."""
+
+    stages: list[StageDef]
+    checked: list[StageDef]  # those with conditions, tested every tick
+    closing: list[StageDef]  # those without: they close at once
+    ids: list[str]
+
+    @classmethod
+    def work_out(cls, chapter: ChapterDef, completed: list[str]) -> ActiveGoals:
+        done = set(completed)
+        active = []
+        for stage in chapter.stages:  # plain loops: cheaper than a generator per stage
+            if stage.id in done:
+                continue
+            for required in stage.requires or ():
+                if required not in done:
+                    break
+            else:
+                active.append(stage)
+        return cls(
+            active,
+            [s for s in active if s.has_conditions],
+            [s for s in active if not s.has_conditions],
+            [s.id for s in active],
+        )
+
+
 class QuestRun:
     """One agent's quest for one tick."""
 
@@ -224,7 +256,7 @@ class QuestRun:
         res: RuleResult,
         graph_chapters: tuple[bool, ...],
         needs: QuestNeeds | None = None,
-        active_memo: dict[tuple[int, tuple[str, ...]], list[StageDef]] | None = None,
+        active_memo: dict[tuple[int, tuple[str, ...]], ActiveGoals] | None = None,
     ) -> None:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
@@ -418,32 +450,21 @@ class QuestRun:
 
     # ---------------------------------------------------------------- goal-graph mode
     def active_stages(self, chapter: ChapterDef) -> list[StageDef]:
-        """Stages not done whose requirements are all done (a list the caller must not change).
-        A goal-graph chapter asks every tick, and the answer depends on the completions alone:
-        worked out once per chapter and set of completions (`MainQuest._active_memo`)."""
+        """Stages not done whose requirements are all done (a list the caller must not change)."""
+        return self.goals(chapter).stages
+
+    def goals(self, chapter: ChapterDef) -> ActiveGoals:
+        """The chapter's active stages. A goal-graph chapter asks every tick, and the answer
+        depends on the completions alone: worked out once per chapter and set of completions
+        (`MainQuest._active_memo`)."""
         completed = self.progress["completed"]
         key = (id(chapter), tuple(completed))  # the chapter lives as long as the memo's quest
-        active = self.active_memo.get(key)
-        if active is None:
+        goals = self.active_memo.get(key)
+        if goals is None:
             if len(self.active_memo) >= MAX_ACTIVE_MEMO:  # many episodes' orders of completion
                 self.active_memo.clear()
-            active = self.active_memo[key] = self._work_out_active(chapter, completed)
-        return active
-
-    @staticmethod
-    def _work_out_active(chapter: ChapterDef, completed: list[str]) -> list[StageDef]:
-        """Plain loops (a generator per stage cost more than the test)."""
-        done = set(completed)
-        active = []
-        for stage in chapter.stages:
-            if stage.id in done:
-                continue
-            for required in stage.requires or ():
-                if required not in done:
-                    break
-            else:
-                active.append(stage)
-        return active
+            goals = self.active_memo[key] = ActiveGoals.work_out(chapter, completed)
+        return goals
 
     def refresh_goals(
         self, chapter: ChapterDef, *, announce: bool, active: list[StageDef] | None = None
@@ -479,20 +500,18 @@ class QuestRun:
             self.remind()
         scope = self.scope()
         # The active stages change only when a stage completes: worked out again only then.
-        active = self.active_stages(chapter)
-        finished = [
-            s for s in active if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
-        ]
+        goals = self.goals(chapter)
+        finished = [s for s in goals.checked if stage_done(s.done_all, s.done_any, scope)]
         # Every stage done this tick completes (spec 8.9 step 2) before the chapter or the quest
         # may close (step 3).
-        for stage in finished:
-            self.finish_stage(stage, self.dag_payload(stage), linear=False)
-        if self.closed_by(finished):
-            return
         if finished:
-            active = self.active_stages(chapter)
+            for stage in finished:
+                self.finish_stage(stage, self.dag_payload(stage), linear=False)
+            if self.closed_by(finished):
+                return
+            goals = self.goals(chapter)
         for _ in range(MAX_CASCADE_ROUNDS):
-            closing = [s for s in active if not s.has_conditions]
+            closing = goals.closing
             if not closing:
                 break
             for stage in closing:
@@ -501,12 +520,12 @@ class QuestRun:
                 )
             if self.closed_by(closing):
                 return
-            active = self.active_stages(chapter)
+            goals = self.goals(chapter)
         # The guide's list is written when the goals change (as a linear chapter's objective is
         # written when its stage starts): rendering it every tick cost a goal-graph quest a
         # quarter of the step.
-        if finished or [s.id for s in active] != self.progress["active"]:
-            self.refresh_goals(chapter, announce=True, active=active)
+        if finished or goals.ids != self.progress["active"]:
+            self.refresh_goals(chapter, announce=True, active=goals.stages)
 
     def closed_by(self, completed: list[StageDef]) -> bool:
         """Completes the quest if one of `completed` says so, else starts the next chapter if one
