@@ -201,8 +201,20 @@ def _paper_carried(c: Condition, s: QuestScope) -> bool:
         stores = [s.agent.equipped, *carried_stores(s.world, s.agent)]
     else:
         stores = stores_in(s.world, s.agent, where)
+    if not _has_writable(s.world, stores):  # most ticks: the wanted text is not worked out
+        return False
     target, contains, object_id = _text_target(c, s)
     return any_text(s.world, stores, target, contains, object_id)
+
+
+def _has_writable(world: World, stores: list[dict[str, int]]) -> bool:
+    """Some entry of `stores` is a writable instance (an agent carries a few things)."""
+    writables = world.writables
+    for store in stores:
+        for oid in store:
+            if oid in writables:
+                return True
+    return False
 
 
 def _boss_defeated(c: Condition, s: QuestScope) -> bool:

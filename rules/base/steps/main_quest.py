@@ -498,10 +498,12 @@ class QuestRun:
     def run_goal_graph(self, chapter: ChapterDef) -> None:
         if self.quest.guide.remind_every is not None:
             self.remind()
-        scope = self.scope()
         # The active stages change only when a stage completes: worked out again only then.
         goals = self.goals(chapter)
-        finished = [s for s in goals.checked if stage_done(s.done_all, s.done_any, scope)]
+        finished: list[StageDef] = []
+        if goals.checked:
+            scope = self.scope()
+            finished = [s for s in goals.checked if stage_done(s.done_all, s.done_any, scope)]
         # Every stage done this tick completes (spec 8.9 step 2) before the chapter or the quest
         # may close (step 3).
         if finished:
