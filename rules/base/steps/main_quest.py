@@ -125,7 +125,7 @@ class MainQuest(BaseStepRule):
         graph_chapters = self.graph_chapters(quest)  # also works out `_needs`, once per quest
         self._credit_boss_kills(game, res, state)
         needs = self._needs
-        if needs.dead_npcs:
+        if needs.dead_npcs and res.has_event("npc_killed"):  # the watched set: on a kill only
             variables = state["vars"]
             watched = {variables.get(ref[1:]) for ref in needs.dead_npcs}
             record_deaths(res, state, watched)
