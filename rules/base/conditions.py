@@ -197,23 +197,39 @@ def stores_in(world: World, agent: AgentState, where: str) -> list[dict[str, int
 
 def _paper_carried(c: Condition, s: QuestScope) -> bool:
     where = c.params.get("where")
+    # Most ticks the agent carries nothing writable: then neither the stores' list nor the wanted
+    # text is worked out.
+    if not _carries_writable(s.world, s.agent, WHERE_SCOPES[where or "carried"]):
+        return False
     if where is None:  # `carried`, the kinds' first scope
         stores = [s.agent.equipped, *carried_stores(s.world, s.agent)]
     else:
         stores = stores_in(s.world, s.agent, where)
-    if not _has_writable(s.world, stores):  # most ticks: the wanted text is not worked out
-        return False
     target, contains, object_id = _text_target(c, s)
     return any_text(s.world, stores, target, contains, object_id)
 
 
-def _has_writable(world: World, stores: list[dict[str, int]]) -> bool:
-    """Some entry of `stores` is a writable instance (an agent carries a few things)."""
-    writables = world.writables
-    for store in stores:
-        for oid in store:
+def _carries_writable(world: World, agent: AgentState, parts: tuple[str, ...]) -> bool:
+    """Some entry of the stores `parts` names (as `stores_in`) is a writable instance."""
+    writables, containers = world.writables, world.containers
+    for oid in agent.hands:
+        if oid in writables:
+            return True
+    if "equipped" in parts:
+        for oid in agent.equipped:
             if oid in writables:
                 return True
+    if "inventory" in parts and agent.inventory_id is not None:
+        for oid in containers[agent.inventory_id].items:
+            if oid in writables:
+                return True
+    if "held" in parts:
+        for held in agent.hands:
+            container = containers.get(held)
+            if container is not None:
+                for oid in container.items:
+                    if oid in writables:
+                        return True
     return False
 
 

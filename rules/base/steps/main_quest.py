@@ -123,9 +123,9 @@ class MainQuest(BaseStepRule):
             state["guide_names"] = {}
             self._adopt_placed_bosses(quest, state, world)
         graph_chapters = self.graph_chapters(quest)  # also works out `_needs`, once per quest
-        self._credit_boss_kills(game, res, state)
+        winners, kills = self._credit_boss_kills(game, res, state)
         needs = self._needs
-        if needs.dead_npcs and res.has_event("npc_killed"):  # the watched set: on a kill only
+        if needs.dead_npcs and kills:  # the watched set: on a tick with a kill only
             variables = state["vars"]
             watched = {variables.get(ref[1:]) for ref in needs.dead_npcs}
             record_deaths(res, state, watched)
@@ -135,7 +135,7 @@ class MainQuest(BaseStepRule):
                     game, quest, state, agent, res, graph_chapters, needs, self._active_memo
                 ).advance()
         if self._shared_bosses:
-            self._update_shared_bosses(game, quest, state, res)
+            self._update_shared_bosses(game, quest, state, winners)
 
     def graph_chapters(self, quest: MainQuestDef) -> tuple[bool, ...]:
         """Which chapters run as goal graphs. The definition is immutable, so this (and what the
@@ -160,13 +160,22 @@ class MainQuest(BaseStepRule):
                     state.setdefault("shared_bosses", {})[key] = npc_id
 
     @staticmethod
-    def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
+    def _credit_boss_kills(
+        game: Any, res: RuleResult, state: dict[str, Any]
+    ) -> tuple[set[Any], bool]:
         """A boss killed by anyone counts as defeated for the agent it belongs to, and a shared
-        boss for everyone."""
+        boss for everyone. Returns, found in the same pass over the tick's events, the NPCs that
+        beat an agent this tick (for the shared bosses' health, `_update_shared_bosses`) and
+        whether the tick holds a kill."""
         owners = state["boss_owner"]
         shared = state.get("shared_bosses")
+        agents, winners, kills = game.agents, set(), False
         for event in res.events:  # one test per event: most ticks hold no kill
-            if event.type == "npc_killed":
+            if event.type == "agent_defeated_in_combat":
+                if event.agent_id in agents:
+                    winners.add(event.data.get("npc_id"))
+            elif event.type == "npc_killed":
+                kills = True
                 npc_id = event.data.get("npc_id")
                 if npc_id in owners:
                     owner, key = owners[npc_id]
@@ -177,13 +186,15 @@ class MainQuest(BaseStepRule):
                     for key, boss_id in shared.items():
                         if boss_id == npc_id:
                             state.setdefault("defeated", {})[key] = True
+        return winners, kills
 
     @staticmethod
     def _update_shared_bosses(
-        game: Any, quest: MainQuestDef, state: dict[str, Any], res: RuleResult
+        game: Any, quest: MainQuestDef, state: dict[str, Any], winners: set[Any]
     ) -> None:
-        """Each live shared boss: its health back after it beat anyone this tick, then its
-        modifiers, met by any agent whose quest runs."""
+        """Each live shared boss: its health back after it beat anyone this tick (`winners`: the
+        NPCs that did; a reset sets the health from the boss's records, so once is as good as
+        twice), then its modifiers, met by any agent whose quest runs."""
         world, variables = game.world, state["vars"]
         holders = [
             agent
@@ -196,14 +207,6 @@ class MainQuest(BaseStepRule):
                 return variables.get(value[1:])
             return value
 
-        # The NPCs that beat an agent this tick, in one pass over the tick's events (most ticks:
-        # none). A reset sets the health from the boss's records, so once is as good as twice.
-        agents = game.agents
-        winners = {
-            event.data.get("npc_id")
-            for event in res.events
-            if event.type == "agent_defeated_in_combat" and event.agent_id in agents
-        }
         for key, npc_id in state.get("shared_bosses", {}).items():
             npc = world.npcs.get(npc_id)
             if npc is None or npc.hp <= 0:
