@@ -174,8 +174,11 @@ def _paper_in_area(c: Condition, s: QuestScope) -> bool:
     area = s.resolve(c.params["area"]) if "area" in c.params else s.agent.area_id
     if area is None or area not in s.world.areas:
         return False
+    ground = s.world.areas[area].objects
+    if s.world.writables.keys().isdisjoint(ground):  # nothing writable there: most ticks
+        return False
     target, contains, object_id = _text_target(c, s)
-    return any_text(s.world, (s.world.areas[area].objects,), target, contains, object_id)
+    return any_text(s.world, (ground,), target, contains, object_id)
 
 
 def stores_in(world: World, agent: AgentState, where: str) -> list[dict[str, int]]:
