@@ -174,8 +174,11 @@ def _paper_in_area(c: Condition, s: QuestScope) -> bool:
     area = s.resolve(c.params["area"]) if "area" in c.params else s.agent.area_id
     if area is None or area not in s.world.areas:
         return False
+    ground = s.world.areas[area].objects
+    if s.world.writables.keys().isdisjoint(ground):  # nothing writable there: most ticks
+        return False
     target, contains, object_id = _text_target(c, s)
-    return any_text(s.world, (s.world.areas[area].objects,), target, contains, object_id)
+    return any_text(s.world, (ground,), target, contains, object_id)
 
 
 def stores_in(world: World, agent: AgentState, where: str) -> list[dict[str, int]]:
@@ -197,12 +200,40 @@ def stores_in(world: World, agent: AgentState, where: str) -> list[dict[str, int
 
 def _paper_carried(c: Condition, s: QuestScope) -> bool:
     where = c.params.get("where")
+    # Most ticks the agent carries nothing writable: then neither the stores' list nor the wanted
+    # text is worked out.
+    if not _carries_writable(s.world, s.agent, WHERE_SCOPES[where or "carried"]):
+        return False
     if where is None:  # `carried`, the kinds' first scope
         stores = [s.agent.equipped, *carried_stores(s.world, s.agent)]
     else:
         stores = stores_in(s.world, s.agent, where)
     target, contains, object_id = _text_target(c, s)
     return any_text(s.world, stores, target, contains, object_id)
+
+
+def _carries_writable(world: World, agent: AgentState, parts: tuple[str, ...]) -> bool:
+    """Some entry of the stores `parts` names (as `stores_in`) is a writable instance."""
+    writables, containers = world.writables, world.containers
+    for oid in agent.hands:
+        if oid in writables:
+            return True
+    if "equipped" in parts:
+        for oid in agent.equipped:
+            if oid in writables:
+                return True
+    if "inventory" in parts and agent.inventory_id is not None:
+        for oid in containers[agent.inventory_id].items:
+            if oid in writables:
+                return True
+    if "held" in parts:
+        for held in agent.hands:
+            container = containers.get(held)
+            if container is not None:
+                for oid in container.items:
+                    if oid in writables:
+                        return True
+    return False
 
 
 def _boss_defeated(c: Condition, s: QuestScope) -> bool:
@@ -269,13 +300,17 @@ def _equipped_min_level(c: Condition, s: QuestScope) -> bool:
 def _has_category(c: Condition, s: QuestScope) -> bool:
     def_of = s.world.def_of
     category, where = c.params["category"], c.params.get("where")
+    # Every store searched as `possession` would, without building its table (every agent, every
+    # tick): an entry's definition is that of its instance.
     if where is None:
-        return any(def_of(oid).category == category for oid in s.possession())
-    return any(
-        def_of(oid).category == category
-        for store in stores_in(s.world, s.agent, where)
-        for oid in store
-    )
+        stores = [s.agent.equipped, *carried_stores(s.world, s.agent)]
+    else:
+        stores = stores_in(s.world, s.agent, where)
+    for store in stores:
+        for oid in store:
+            if def_of(oid).category == category:
+                return True
+    return False
 
 
 def _has_item_count(c: Condition, s: QuestScope) -> bool:

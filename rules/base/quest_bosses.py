@@ -60,7 +60,10 @@ def refresh_boss(
     kept: list[int] = state.get("boss_kept", {}).get(npc.id, [])
     for i, mod in enumerate(boss.modifiers):
         if i not in kept:
-            if not any(_meets(world, mod, agent, npc, home, resolve) for agent in holders):
+            for agent in holders:  # a plain loop, not any() over a generator: every tick
+                if _meets(world, mod, agent, npc, home, resolve):
+                    break
+            else:
                 continue
             if mod.once:
                 kept = state.setdefault("boss_kept", {}).setdefault(npc.id, kept)

@@ -90,8 +90,9 @@ def record_agent(
     resolve: Callable[[Any], Any],
 ) -> None:
     """This tick's records for one agent whose quest runs (`resolve`: its quest variables)."""
-    if needs.kills:
-        for event in res.by_agent.get(agent.id, ()):  # a plain loop: most ticks hold no kill
+    mine = res.by_agent.get(agent.id)  # this tick's events of the agent: most ticks, a few
+    if needs.kills and mine:
+        for event in mine:  # a plain loop: most ticks hold no kill
             if event.type == "npc_killed":
                 record_kills(world, res.events_of(agent.id, "npc_killed"), progress)
                 break
@@ -99,18 +100,23 @@ def record_agent(
     # made here first: every agent, every tick).
     if needs.light_objects and agent.hands and not world.areas[agent.area_id].light:
         record_light(world, agent, progress, needs.light_objects)
-    if needs.talk_npcs:
+    if not mine:
+        return
+    # The watched NPCs are resolved only on a tick with a talk or a purchase: most ticks hold none.
+    talks = res.events_of(agent.id, "npc_talked_to") if needs.talk_npcs else None
+    if talks:
         watched = {resolve(ref) for ref in needs.talk_npcs}
         talked = None
-        for event in res.events_of(agent.id, "npc_talked_to"):
+        for event in talks:
             npc_id = event.data.get("npc_id")
             if npc_id in watched:
                 talked = progress.setdefault("talked", []) if talked is None else talked
                 if npc_id not in talked:
                     talked.append(npc_id)
-    if needs.bought_npcs:
+    purchases = res.events_of(agent.id, "object_bought") if needs.bought_npcs else None
+    if purchases:
         watched = {resolve(ref) for ref in needs.bought_npcs}
-        for event in res.events_of(agent.id, "object_bought"):
+        for event in purchases:
             obj = world.find_def(event.data.get("obj_id", ""))
             if event.data.get("npc_id") in watched and obj is not None:
                 pair = [event.data["npc_id"], obj.id]

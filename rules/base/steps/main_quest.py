@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
@@ -72,6 +74,7 @@ STATE_SHAPE = Record(
     empty_ok=True,
 )
 MAX_CASCADE_ROUNDS = 50  # goal graphs close sub-goals in rounds; more would mean a cycle
+MAX_ACTIVE_MEMO = 4096  # sets of completions whose active stages are kept (a few per episode)
 MAX_DROP_HISTORY = 100  # drops remembered for `stamped_areas_in_order`
 
 
@@ -104,6 +107,9 @@ class MainQuest(BaseStepRule):
         self._graph_chapters: tuple[bool, ...] = ()
         self._needs = QuestNeeds()
         self._shared_bosses = False
+        # A chapter's active stages per set of completions (`QuestRun.active_stages`): they
+        # depend on the immutable definition alone, so they are kept across ticks and agents.
+        self._active_memo: dict[tuple[int, tuple[str, ...]], ActiveGoals] = {}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
         game, world = ctx.game, ctx.world
@@ -117,17 +123,19 @@ class MainQuest(BaseStepRule):
             state["guide_names"] = {}
             self._adopt_placed_bosses(quest, state, world)
         graph_chapters = self.graph_chapters(quest)  # also works out `_needs`, once per quest
-        self._credit_boss_kills(game, res, state)
+        winners, kills = self._credit_boss_kills(game, res, state)
         needs = self._needs
-        if needs.dead_npcs:
+        if needs.dead_npcs and kills:  # the watched set: on a tick with a kill only
             variables = state["vars"]
             watched = {variables.get(ref[1:]) for ref in needs.dead_npcs}
             record_deaths(res, state, watched)
         for agent in game.agents.values():
             if agent.tutorial_passed:
-                QuestRun(game, quest, state, agent, res, graph_chapters, needs).advance()
+                QuestRun(
+                    game, quest, state, agent, res, graph_chapters, needs, self._active_memo
+                ).advance()
         if self._shared_bosses:
-            self._update_shared_bosses(game, quest, state, res)
+            self._update_shared_bosses(game, quest, state, winners)
 
     def graph_chapters(self, quest: MainQuestDef) -> tuple[bool, ...]:
         """Which chapters run as goal graphs. The definition is immutable, so this (and what the
@@ -137,6 +145,7 @@ class MainQuest(BaseStepRule):
             self._graph_chapters = tuple(chapter.is_goal_graph for chapter in quest.chapters)
             self._needs = needs_of(quest)
             self._shared_bosses = any(boss.shared for boss in quest.bosses.values())
+            self._active_memo = {}
             self._quest = quest
         return self._graph_chapters
 
@@ -151,13 +160,22 @@ class MainQuest(BaseStepRule):
                     state.setdefault("shared_bosses", {})[key] = npc_id
 
     @staticmethod
-    def _credit_boss_kills(game: Any, res: RuleResult, state: dict[str, Any]) -> None:
+    def _credit_boss_kills(
+        game: Any, res: RuleResult, state: dict[str, Any]
+    ) -> tuple[set[Any], bool]:
         """A boss killed by anyone counts as defeated for the agent it belongs to, and a shared
-        boss for everyone."""
+        boss for everyone. Returns, found in the same pass over the tick's events, the NPCs that
+        beat an agent this tick (for the shared bosses' health, `_update_shared_bosses`) and
+        whether the tick holds a kill."""
         owners = state["boss_owner"]
         shared = state.get("shared_bosses")
+        agents, winners, kills = game.agents, set(), False
         for event in res.events:  # one test per event: most ticks hold no kill
-            if event.type == "npc_killed":
+            if event.type == "agent_defeated_in_combat":
+                if event.agent_id in agents:
+                    winners.add(event.data.get("npc_id"))
+            elif event.type == "npc_killed":
+                kills = True
                 npc_id = event.data.get("npc_id")
                 if npc_id in owners:
                     owner, key = owners[npc_id]
@@ -168,13 +186,15 @@ class MainQuest(BaseStepRule):
                     for key, boss_id in shared.items():
                         if boss_id == npc_id:
                             state.setdefault("defeated", {})[key] = True
+        return winners, kills
 
     @staticmethod
     def _update_shared_bosses(
-        game: Any, quest: MainQuestDef, state: dict[str, Any], res: RuleResult
+        game: Any, quest: MainQuestDef, state: dict[str, Any], winners: set[Any]
     ) -> None:
-        """Each live shared boss: its health back after it beat anyone this tick, then its
-        modifiers, met by any agent whose quest runs."""
+        """Each live shared boss: its health back after it beat anyone this tick (`winners`: the
+        NPCs that did; a reset sets the health from the boss's records, so once is as good as
+        twice), then its modifiers, met by any agent whose quest runs."""
         world, variables = game.world, state["vars"]
         holders = [
             agent
@@ -192,11 +212,39 @@ class MainQuest(BaseStepRule):
             if npc is None or npc.hp <= 0:
                 continue
             boss = quest.bosses[key]
-            for agent in game.agents.values():
-                for event in res.events_of(agent.id, "agent_defeated_in_combat"):
-                    if event.data.get("npc_id") == npc_id:
-                        reset_after_defeat(boss, npc, state)
+            if npc_id in winners:
+                reset_after_defeat(boss, npc, state)
             refresh_boss(world, boss, npc, holders, resolve(boss.in_), state, resolve)
+
+
+@attrs.frozen
+class ActiveGoals:
+    """A goal-graph chapter's active stages for one set of completions, in chapter order, and
+    what a tick asks of them (shared by every agent and tick with those completions: read only)."""
+
+    stages: list[StageDef]
+    checked: list[StageDef]  # those with conditions, tested every tick
+    closing: list[StageDef]  # those without: they close at once
+    ids: list[str]
+
+    @classmethod
+    def work_out(cls, chapter: ChapterDef, completed: list[str]) -> ActiveGoals:
+        done = set(completed)
+        active = []
+        for stage in chapter.stages:  # plain loops: cheaper than a generator per stage
+            if stage.id in done:
+                continue
+            for required in stage.requires or ():
+                if required not in done:
+                    break
+            else:
+                active.append(stage)
+        return cls(
+            active,
+            [s for s in active if s.has_conditions],
+            [s for s in active if not s.has_conditions],
+            [s.id for s in active],
+        )
 
 
 class QuestRun:
@@ -211,12 +259,14 @@ class QuestRun:
         res: RuleResult,
         graph_chapters: tuple[bool, ...],
         needs: QuestNeeds | None = None,
+        active_memo: dict[tuple[int, tuple[str, ...]], ActiveGoals] | None = None,
     ) -> None:
         self.game, self.world, self.quest, self.state = game, game.world, quest, state
         self.agent, self.res = agent, res
         self.graph_chapters = graph_chapters  # per chapter: runs as a goal graph
         self.needs = needs if needs is not None else needs_of(quest)  # what the quest records
         self.progress: dict[str, Any] = agent.progress.get(STATE_KEY) or {}
+        self.active_memo = active_memo if active_memo is not None else {}
 
     # ---------------------------------------------------------------- text and variables
     def variable(self, name: str, default: Any = None) -> Any:
@@ -403,19 +453,21 @@ class QuestRun:
 
     # ---------------------------------------------------------------- goal-graph mode
     def active_stages(self, chapter: ChapterDef) -> list[StageDef]:
-        """Stages not done whose requirements are all done. Plain loops: a goal-graph chapter
-        asks every tick (a generator per stage cost more than the test)."""
-        done = set(self.progress["completed"])
-        active = []
-        for stage in chapter.stages:
-            if stage.id in done:
-                continue
-            for required in stage.requires or ():
-                if required not in done:
-                    break
-            else:
-                active.append(stage)
-        return active
+        """Stages not done whose requirements are all done (a list the caller must not change)."""
+        return self.goals(chapter).stages
+
+    def goals(self, chapter: ChapterDef) -> ActiveGoals:
+        """The chapter's active stages. A goal-graph chapter asks every tick, and the answer
+        depends on the completions alone: worked out once per chapter and set of completions
+        (`MainQuest._active_memo`)."""
+        completed = self.progress["completed"]
+        key = (id(chapter), tuple(completed))  # the chapter lives as long as the memo's quest
+        goals = self.active_memo.get(key)
+        if goals is None:
+            if len(self.active_memo) >= MAX_ACTIVE_MEMO:  # many episodes' orders of completion
+                self.active_memo.clear()
+            goals = self.active_memo[key] = ActiveGoals.work_out(chapter, completed)
+        return goals
 
     def refresh_goals(
         self, chapter: ChapterDef, *, announce: bool, active: list[StageDef] | None = None
@@ -449,22 +501,22 @@ class QuestRun:
     def run_goal_graph(self, chapter: ChapterDef) -> None:
         if self.quest.guide.remind_every is not None:
             self.remind()
-        scope = self.scope()
         # The active stages change only when a stage completes: worked out again only then.
-        active = self.active_stages(chapter)
-        finished = [
-            s for s in active if s.has_conditions and stage_done(s.done_all, s.done_any, scope)
-        ]
+        goals = self.goals(chapter)
+        finished: list[StageDef] = []
+        if goals.checked:
+            scope = self.scope()
+            finished = [s for s in goals.checked if stage_done(s.done_all, s.done_any, scope)]
         # Every stage done this tick completes (spec 8.9 step 2) before the chapter or the quest
         # may close (step 3).
-        for stage in finished:
-            self.finish_stage(stage, self.dag_payload(stage), linear=False)
-        if self.closed_by(finished):
-            return
         if finished:
-            active = self.active_stages(chapter)
+            for stage in finished:
+                self.finish_stage(stage, self.dag_payload(stage), linear=False)
+            if self.closed_by(finished):
+                return
+            goals = self.goals(chapter)
         for _ in range(MAX_CASCADE_ROUNDS):
-            closing = [s for s in active if not s.has_conditions]
+            closing = goals.closing
             if not closing:
                 break
             for stage in closing:
@@ -473,12 +525,12 @@ class QuestRun:
                 )
             if self.closed_by(closing):
                 return
-            active = self.active_stages(chapter)
+            goals = self.goals(chapter)
         # The guide's list is written when the goals change (as a linear chapter's objective is
         # written when its stage starts): rendering it every tick cost a goal-graph quest a
         # quarter of the step.
-        if finished or [s.id for s in active] != self.progress["active"]:
-            self.refresh_goals(chapter, announce=True, active=active)
+        if finished or goals.ids != self.progress["active"]:
+            self.refresh_goals(chapter, announce=True, active=goals.stages)
 
     def closed_by(self, completed: list[StageDef]) -> bool:
         """Completes the quest if one of `completed` says so, else starts the next chapter if one
