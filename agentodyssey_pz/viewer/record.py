@@ -22,6 +22,7 @@ snapshot). Frames are plain JSON-compatible dicts:
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -130,19 +131,22 @@ def feed_events(world: Any, events: Sequence[Any]) -> list[list[str]]:
 
 
 def describe_event(world: Any, data: Mapping[str, Any]) -> str:
-    """`key value` pairs of an event's payload, ids given as the names players see."""
+    """An event's payload as words: object and NPC names alone, `in <area>`, `key value`."""
     parts = []
     for key, value in data.items():
         if isinstance(value, str):
-            if key.endswith("area_id") and value in world.areas:
-                value = world.areas[value].name
-            elif key.endswith("npc_id") and value in world.npcs:
-                value = world.npcs[value].name
+            if key.endswith("area_id"):
+                area = world.areas.get(value)
+                parts.append(f"in {area.name if area is not None else value}")
+            elif key.endswith("npc_id"):
+                npc = world.npcs.get(value)
+                parts.append(npc.name if npc is not None else value)
             elif key.endswith("obj_id"):
-                value = world.name_of(value)
-            parts.append(f"{key.removesuffix('_id')} {value}")
-        elif isinstance(value, (int, float, bool)):
-            parts.append(f"{key} {value}")
+                parts.append(world.name_of(value))
+            else:
+                parts.append(f"{key.replace('_', ' ')} {value}")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            parts.append(f"{key.replace('_', ' ')} {value}")
     return ", ".join(parts)
 
 
@@ -184,7 +188,14 @@ def llm_summary(record: Any) -> dict[str, Any] | None:
         "reasoning": record.get("reasoning") if isinstance(record.get("reasoning"), str) else None,
         "errors": "\n".join(errors) or None,
     }
-    return {k: v for k, v in out.items() if v is not None and v != ""}
+    return {k: v for k, v in out.items() if v is not None and v != "" and finite(v)}
+
+
+def finite(value: Any) -> bool:
+    """False for a number JSON cannot hold (NaN, infinities) or a non-JSON value."""
+    if isinstance(value, bool) or isinstance(value, (str, int)):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def frame(game: Any, tick: int, scores: Mapping[str, int], steps: Mapping[str, Any],
