@@ -1,0 +1,23 @@
+"""Session-wide runs for the viewer's tests (`viewer_helper`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from viewer_helper import checkpoint_run, hostile_log, small_evaluation
+
+
+@pytest.fixture(scope="session")
+def evaluation(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return small_evaluation(tmp_path_factory.mktemp("evaluation"))
+
+
+@pytest.fixture(scope="session")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return hostile_log(tmp_path_factory.mktemp("hostile"))
+
+
+@pytest.fixture(scope="session")
+def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return checkpoint_run(tmp_path_factory.mktemp("checkpoint"))
