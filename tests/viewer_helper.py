@@ -68,16 +68,18 @@ def hostile_log(folder: Path, *, steps: int = 12) -> Path:
     run_episode(config, 0)
     path = folder / "episode-0000.jsonl"
     header, steps_ = read_trajectory(path)
-    for n, record in enumerate(steps_):
-        text = HOSTILE[n % len(HOSTILE)]
-        record["feedback"] = f"{text}\n{LONG_LINE if n == 3 else text}"
-        if n == 5:
+    for record in steps_:
+        tick, agent = record["tick"], record["agent"]
+        text = HOSTILE[tick % len(HOSTILE)]
+        long = tick == 3 and agent == "agent_0"
+        record["feedback"] = f"{text}\n{LONG_LINE if long else text}"
+        if tick == 4 and agent == "agent_1":
             record["feedback"] += "\n" + LONE_SURROGATE
-        if record["agent"] == "agent_0":
+        if agent == "agent_0":
             record["llm"] = {
                 "input_tokens": 12,
                 "output_tokens": 5,
-                "format_error": n % 2 == 0,
+                "format_error": tick % 2 == 0,
                 "reasked": False,
                 "waited": None,
                 "cost": None,
