@@ -340,7 +340,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.plot != "none":
         print(f"plot: {written}" if written is not None else PLOT_UNAVAILABLE)
     if pages:
-        print(f"viewer: {pages[0]}" + (f" ({counted(len(pages), 'page')})" if len(pages) > 1 else ""))
+        more = f" ({counted(len(pages), 'page')})" if len(pages) > 1 else ""
+        print(f"viewer: {pages[0]}{more}")
     return 0
 
 
@@ -403,7 +404,7 @@ def add_view_parser(sub: argparse._SubParsersAction) -> None:
     view.set_defaults(func=cmd_view)
 
 
-def POSITIVE_MB(text: str) -> float:  # noqa: N802 - an argparse type, named like the others
+def POSITIVE_MB(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -654,7 +655,10 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--seed", type=SEED, default=0, help="episode e is played with seed+e")
     evaluate.add_argument("--workers", type=int, default=1, help="processes, same results")
     evaluate.add_argument(
-        "-o", "--output", default="evaluation", help="folder for report, logs, plot and viewer pages"
+        "-o",
+        "--output",
+        default="evaluation",
+        help="folder for report, logs, plot and viewer pages",
     )
     evaluate.add_argument(
         "--no-trajectories", action="store_true", help="write no logs (and so no viewer pages)"

@@ -5,6 +5,7 @@ Each is made once per test session (they replay in well under a second each)."""
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from agentodyssey_pz.evaluate.trajectory import read_trajectory
 HOSTILE = [
     "</script><script>window.__pwned = 1</script>",
     '<img src=x onerror="window.__pwned = 1">',
-    "\" ' ` \\\" &amp; &lt; <!-- --> <![CDATA[ ]]>",
+    '" \' ` \\" &amp; &lt; <!-- --> <![CDATA[ ]]>',
     "control \x00\x01\x07\x1b[31m\x7f characters \u2028 line \u2029 separators",
     "<svg onload=window.__pwned=1>",
     "javascript:window.__pwned=1",
@@ -84,8 +85,14 @@ def hostile_log(folder: Path, *, steps: int = 12) -> Path:
                 "waited": None,
                 "cost": None,
                 "reasoning": text,
-                "calls": [{"purpose": "act", "messages": [{"role": "user", "content": text}],
-                           "response": text, "error": None}],  # fmt: skip
+                "calls": [
+                    {
+                        "purpose": "act",
+                        "messages": [{"role": "user", "content": text}],
+                        "response": text,
+                        "error": None,
+                    }
+                ],
             }
     header["policies"] = {a: HOSTILE[0] for a in header["policies"]}
     lines = [json.dumps(header), *(json.dumps(r) for r in steps_)]
@@ -112,3 +119,36 @@ def checkpoint_run(folder: Path, *, ticks: int = 130, agents: int = 2) -> Path:
         observations, *_ = env.step(actions)
     env.close()
     return folder / "episode-00001"
+
+
+# ---------------------------------------------------------------------------- reading pages
+DATA_OPEN = '<script type="application/json" id="run-data">'
+
+
+class Elements(HTMLParser):
+    """Every start tag and its attributes, and the text of each script element."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, Any]]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = True
+            self.scripts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts[-1] += data
+
+
+def embedded(html: str) -> Any:
+    start = html.index(DATA_OPEN) + len(DATA_OPEN)
+    return json.loads(html[start : html.index("</script>", start)])

@@ -107,7 +107,11 @@ def episode_pages(source: EpisodeSource, target: Path, *, max_bytes: int = MAX_P
 def default_target(run: Path, source: EpisodeSource, many: bool) -> Path:
     """Where an episode's page goes without -o: an evaluation's under `viewer/`, a log's beside
     it, a checkpoint folder's beside the folder."""
-    if run.is_dir() and source.kind != CHECKPOINT_KIND and source.path.parent.name == TRAJECTORY_FOLDER:
+    if (
+        run.is_dir()
+        and source.kind != CHECKPOINT_KIND
+        and source.path.parent.name == TRAJECTORY_FOLDER
+    ):
         return source.path.parent.parent / VIEWER_FOLDER / f"{source.name}.html"
     if source.kind == CHECKPOINT_KIND:
         return source.path.parent / f"{source.name}.html"

@@ -153,9 +153,7 @@ def line_edits(before: list[int], after: list[int]) -> list[list[Any]]:
         return []
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     return [
-        [i1, i2, after[j1:j2]]
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
+        [i1, i2, after[j1:j2]] for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
     ]
 
 
@@ -168,7 +166,7 @@ def decode(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     lines = [list(x) for x in base["obs"]]
     locked = {(a, b) for a, b in base["locked"]}
     frames = [make_frame(base["tick"], agents, strings, states, None, lines, base["events"],
-                         locked, range(len(agents)))]  # fmt: skip
+                         locked)]  # fmt: skip
     for delta in data["deltas"]:
         for i, fields in delta.get("a", ()):
             states[i].update(fields)
@@ -180,15 +178,24 @@ def decode(data: Mapping[str, Any]) -> list[dict[str, Any]]:
         locked |= {(a, b) for a, b in delta.get("l+", ())}
         locked -= {(a, b) for a, b in delta.get("l-", ())}
         frames.append(make_frame(delta["t"], agents, strings, states, delta.get("s"), lines,
-                                 delta.get("e", ()), locked, range(len(agents))))  # fmt: skip
+                                 delta.get("e", ()), locked))  # fmt: skip
     return frames
 
 
-def make_frame(tick: int, agents: Sequence[str], strings: Sequence[str], states: Sequence[dict],
-               steps: Any, lines: Sequence[list[int]], events: Any, locked: Any,
-               observed: Any) -> dict[str, Any]:  # fmt: skip
-    out: dict[str, Any] = {"tick": tick, "agents": {}, "steps": {}, "obs": {}, "events": [],
-                           "locked": sorted(sorted((strings[a], strings[b])) for a, b in locked)}  # fmt: skip
+def make_frame(
+    tick: int,
+    agents: Sequence[str],
+    strings: Sequence[str],
+    states: Sequence[dict[str, Any]],
+    steps: Any,
+    lines: Sequence[list[int]],
+    events: Any,
+    locked: Any,
+) -> dict[str, Any]:
+    """One frame as `record` makes it, from the decoded state (string indices resolved)."""
+    paths = sorted(sorted((strings[a], strings[b])) for a, b in locked)
+    out: dict[str, Any] = {"tick": tick, "agents": {}, "steps": {}, "obs": {}, "events": []}
+    out["locked"] = paths
     for i, agent in enumerate(agents):
         view = {}
         for key, value in states[i].items():
@@ -201,8 +208,7 @@ def make_frame(tick: int, agents: Sequence[str], strings: Sequence[str], states:
             else:
                 view[key] = value
         out["agents"][agent] = view
-        if i in observed:
-            out["obs"][agent] = "\n".join(strings[k] for k in lines[i])
+        out["obs"][agent] = "\n".join(strings[k] for k in lines[i])
         step = steps[i] if steps else 0
         if step != 0:
             reward = {REWARD_PARTS[p]: n for p, n in zip(step[3][::2], step[3][1::2], strict=True)}

@@ -13,14 +13,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
 ASSETS = "agentodyssey_pz.viewer.assets"
 
 
-@lru_cache(maxsize=None)
+@cache
 def asset(name: str) -> str:
     return resources.files(ASSETS).joinpath(name).read_text(encoding="utf-8")
 

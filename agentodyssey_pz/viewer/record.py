@@ -65,7 +65,9 @@ class RecordedRun:
     notes: list[str] = attrs.Factory(list)  # said on the page (divergences, what is missing)
 
 
-def record(source: EpisodeSource, *, world: Any = None, rule_packs: Sequence[str] = ()) -> RecordedRun:
+def record(
+    source: EpisodeSource, *, world: Any = None, rule_packs: Sequence[str] = ()
+) -> RecordedRun:
     """Play one episode again and record it; ViewerError for anything unreadable."""
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -193,7 +195,7 @@ def llm_summary(record: Any) -> dict[str, Any] | None:
 
 def finite(value: Any) -> bool:
     """False for a number JSON cannot hold (NaN, infinities) or a non-JSON value."""
-    if isinstance(value, bool) or isinstance(value, (str, int)):
+    if isinstance(value, (bool, str, int)):
         return True
     return isinstance(value, float) and math.isfinite(value)
 
@@ -288,7 +290,9 @@ def game_feedback(env: Any, agent: str) -> str:
     return last.feedback(agent) if last is not None else ""
 
 
-def ticks_of(steps: Sequence[Mapping[str, Any]]) -> Iterator[tuple[int, dict[str, Mapping[str, Any]]]]:
+def ticks_of(
+    steps: Sequence[Mapping[str, Any]],
+) -> Iterator[tuple[int, dict[str, Mapping[str, Any]]]]:
     by_tick: dict[int, dict[str, Mapping[str, Any]]] = {}
     for record in steps:
         by_tick.setdefault(int(record["tick"]), {})[str(record["agent"])] = record
@@ -302,7 +306,12 @@ def record_checkpoint(
 ) -> RecordedRun:
     """From the oldest snapshot the folder keeps (it keeps two), through its journals."""
     from agentodyssey_pz.checkpoint.journal import decode_action, read_journal
-    from agentodyssey_pz.checkpoint.store import journal_path, journal_ticks, snapshot_path, snapshot_ticks
+    from agentodyssey_pz.checkpoint.store import (
+        journal_path,
+        journal_ticks,
+        snapshot_path,
+        snapshot_ticks,
+    )
     from agentodyssey_pz.engine.game import Game
 
     ticks = sorted(snapshot_ticks(folder))

@@ -85,6 +85,4 @@ def check_trajectory_file(path: Path) -> None:
     except ValueError:
         header = None
     if not isinstance(header, dict) or header.get("kind") != "episode":
-        raise ViewerError(
-            f"{path}: not a trajectory log (its first line is not an episode header)"
-        )
+        raise ViewerError(f"{path}: not a trajectory log (its first line is not an episode header)")

@@ -2,48 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
-from viewer_helper import HOSTILE, LONE_SURROGATE, LONG_LINE
+from viewer_helper import DATA_OPEN, HOSTILE, LONE_SURROGATE, LONG_LINE, Elements, embedded
 
 from agentodyssey_pz.viewer.build import write_pages
 from agentodyssey_pz.viewer.deltas import decode
 from agentodyssey_pz.viewer.page import render_page, script_json
-
-DATA_OPEN = '<script type="application/json" id="run-data">'
-
-
-class Elements(HTMLParser):
-    """Every start tag and its attributes, and the text of each script element."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, Any]]] = []
-        self.scripts: list[str] = []
-        self._in_script = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-        if tag == "script":
-            self._in_script = True
-            self.scripts.append("")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "script":
-            self._in_script = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_script:
-            self.scripts[-1] += data
-
-
-def embedded(html: str) -> Any:
-    start = html.index(DATA_OPEN) + len(DATA_OPEN)
-    return json.loads(html[start : html.index("</script>", start)])
 
 
 def test_hostile_strings_stay_inside_the_data_element() -> None:
