@@ -393,5 +393,6 @@
 
   readHash();
   render();
+  document.body.setAttribute("data-ready-ms", performance.now().toFixed(1));
   document.body.setAttribute("data-ready", "1");
 })();
