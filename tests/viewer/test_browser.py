@@ -175,8 +175,9 @@ def test_play_pause_speed_and_filters(browser: Any, pages: dict) -> None:
         "const box = document.querySelector('#agent-list input[type=checkbox]'); box.click();"
     )
     hidden = browser.execute_script(
-        "return [document.querySelector('#map g.agent-marker[data-agent=agent_0]').getBoundingClientRect().width,"
-        " getComputedStyle(document.querySelector('#chart polyline[data-agent=agent_0]')).display]"
+        "const q = (s) => document.querySelector(s);"
+        "return [q('#map g.agent-marker[data-agent=agent_0]').getBoundingClientRect().width,"
+        " getComputedStyle(q('#chart polyline[data-agent=agent_0]')).display]"
     )
     assert hidden == [0, "none"]
 
@@ -197,8 +198,8 @@ def test_a_hostile_run_renders_as_text_and_runs_no_script(browser: Any, pages: d
     assert browser.execute_script("return window.__pwned") is None
     assert (
         browser.execute_script(
-            "return document.querySelectorAll('img, iframe, object, embed, script:not([id=run-data])')"
-            ".length"
+            "return document.querySelectorAll("
+            "'img, iframe, object, embed, script:not([id=run-data])').length"
         )
         == 1
     )  # the page's own script, nothing more
