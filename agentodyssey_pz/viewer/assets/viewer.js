@@ -92,6 +92,31 @@
   // ------------------------------------------------------------------ the map
   const map = $("map");
   map.setAttribute("viewBox", layout.view.join(" "));
+  // Zoom (wheel, + and -) and pan (drag) by moving the view box; 0 fits the world again.
+  let box = layout.view.slice();
+  function setBox(next) { box = next; map.setAttribute("viewBox", box.map((v) => v.toFixed(1)).join(" ")); }
+  function zoom(factor, fx, fy) {
+    const w = box[2] * factor, h = box[3] * factor;
+    if (w < layout.view[2] / 20 || w > layout.view[2] * 4) return;
+    setBox([fx - (fx - box[0]) * factor, fy - (fy - box[1]) * factor, w, h]);
+  }
+  function pointer(e) {
+    const r = map.getBoundingClientRect(), s = Math.max(box[2] / r.width, box[3] / r.height);
+    const ox = (r.width * s - box[2]) / 2, oy = (r.height * s - box[3]) / 2;  // "meet" letterboxing
+    return [box[0] - ox + (e.clientX - r.left) * s, box[1] - oy + (e.clientY - r.top) * s, s];
+  }
+  map.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const [x, y] = pointer(e);
+    zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, x, y);
+  }, {passive: false});
+  let drag = null;
+  map.addEventListener("pointerdown", (e) => { drag = {x: e.clientX, y: e.clientY, box: box.slice(), s: pointer(e)[2]}; });
+  window.addEventListener("pointerup", () => { drag = null; });
+  map.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    setBox([drag.box[0] - (e.clientX - drag.x) * drag.s, drag.box[1] - (e.clientY - drag.y) * drag.s, box[2], box[3]]);
+  });
   const gPlaces = svg("g"), gPaths = svg("g"), gAreas = svg("g"), gAgents = svg("g");
   map.append(gPlaces, gPaths, gAreas, gAgents);
   for (const p of layout.places) {
@@ -133,7 +158,7 @@
   }
   $("legend").textContent = "boxes: places (dashed: locked) · orange dashed: locked path with its key · " +
     "dotted: personal path" + (layout.darkness ? " · dark grey: unlit area" : "") + " · ringed: spawn · " +
-    "numbered dots: agents";
+    "numbered dots: agents · wheel or +/- zooms, drag pans, 0 fits";
   const markers = agents.map((id, i) => {
     const g = svg("g", {"class": "agent-marker", "data-agent": id});
     g.appendChild(svg("title", {}, id));
@@ -167,7 +192,7 @@
   const lastTick = frames[frames.length - 1].tick, firstTick = frames[0].tick;
   let maxScore = 1, minScore = 0;
   for (const f of frames) for (const s of f.states) { maxScore = Math.max(maxScore, s.score); minScore = Math.min(minScore, s.score); }
-  const W = 600, H = 190, L = 34, R = 8, T = 8, B = 20;
+  const W = 420, H = 250, L = 30, R = 8, T = 8, B = 20;
   chart.setAttribute("viewBox", "0 0 " + W + " " + H);
   const cx = (tick) => L + (W - L - R) * (tick - firstTick) / Math.max(1, lastTick - firstTick);
   const cy = (score) => T + (H - T - B) * (1 - (score - minScore) / Math.max(1, maxScore - minScore));
@@ -248,6 +273,9 @@
     else if (e.key === "End") { go(frames.length - 1); e.preventDefault(); }
     else if (e.key === " " && tag !== "BUTTON") { setPlaying(!view.playing); e.preventDefault(); }
     else if (/^[1-9]$/.test(e.key)) { selectAgent(Number(e.key) - 1); }
+    else if (e.key === "+" || e.key === "=") { zoom(1 / 1.25, box[0] + box[2] / 2, box[1] + box[3] / 2); }
+    else if (e.key === "-") { zoom(1.25, box[0] + box[2] / 2, box[1] + box[3] / 2); }
+    else if (e.key === "0") { setBox(layout.view.slice()); }
     else if (e.key === "[") { selectAgent((view.agent + agents.length - 1) % agents.length); }
     else if (e.key === "]") { selectAgent((view.agent + 1) % agents.length); }
   });
