@@ -49,8 +49,8 @@ def headless_chromium(width: int = 1366, height: int = 768) -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))),
-                   None)  # fmt: skip
+    names = ("chromium", "chromium-browser", "google-chrome")
+    browser = next(filter(None, map(shutil.which, names)), None)
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
         raise SystemExit(

@@ -180,7 +180,7 @@
     const pick = el("button", {type: "button", "data-agent": id, title: "show this agent's panel (key " + (i + 1) + ")"});
     const swatch = el("span", {"class": "swatch"});
     swatch.style.background = colour(i);
-    pick.append(swatch, document.createTextNode(" " + id));
+    pick.append(swatch, document.createTextNode(" " + id + (data.policies[id] ? " · " + data.policies[id] : "")));
     pick.addEventListener("click", () => selectAgent(i));
     chip.append(box, pick);
     $("agent-list").appendChild(chip);
