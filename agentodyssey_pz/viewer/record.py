@@ -222,8 +222,10 @@ def record_trajectory(path: Path) -> RecordedRun:
         raise ViewerError(str(exc)) from None
     except UnicodeDecodeError:
         raise ViewerError(f"{path}: not a trajectory log (not UTF-8 text)") from None
+    # The valid-action lists only go into infos, which the replay does not read: not asked for.
+    settings = {**dict(header.get("env") or {}), "valid_actions_in_info": False}
     try:
-        env = replay_env(header)
+        env = replay_env({**header, "env": settings})
     except (AgentOdysseyError, ValueError, KeyError, TypeError) as exc:
         raise ViewerError(f"{path}: cannot rebuild its env from the header: {exc}") from exc
     game = env.game
@@ -236,7 +238,7 @@ def record_trajectory(path: Path) -> RecordedRun:
         if game.terminated:
             notes.append(f"the replayed game ended before tick {tick}; the page stops there")
             break
-        env.step({agent: r.get("action") for agent, r in logged.items()})
+        observations, *_ = env.step({agent: r.get("action") for agent, r in logged.items()})
         result = env._last
         steps_now, obs = {}, {}
         for agent, r in logged.items():
@@ -254,7 +256,11 @@ def record_trajectory(path: Path) -> RecordedRun:
                 "reward": nonzero_reward(reward),
                 "llm": llm_summary(r.get("llm")),
             }
-            obs[agent] = observation(game, agent, result.feedback(agent))
+            seen = observations.get(agent)  # the env's text, as the agent read it (shortened
+            if isinstance(seen, Mapping) and isinstance(seen.get("text"), str):  # if too long)
+                obs[agent] = seen["text"]
+            else:  # a log of an env without text observations
+                obs[agent] = observation(game, agent, result.feedback(agent))
             replayed = game.agents[agent].area_id
             if not diverged and r.get("area") != replayed:
                 diverged = True
