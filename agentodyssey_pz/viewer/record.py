@@ -78,8 +78,9 @@ def record(
                 run = record_trajectory(source.path)
     except ViewerError:
         raise
-    except (AgentOdysseyError, ValueError, KeyError, TypeError, OSError) as exc:
-        raise ViewerError(f"{source.path}: cannot replay it: {exc}") from exc
+    except (AgentOdysseyError, ValueError, LookupError, TypeError, AttributeError, OSError) as exc:
+        # A log or checkpoint damaged or edited by hand: its values are not what the game wrote.
+        raise ViewerError(f"{source.path}: cannot replay it: {exc!s}") from exc
     run.notes += [f"warning: {w.message}" for w in caught]
     return run
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from agentodyssey_pz import cli
+from agentodyssey_pz.viewer.build import write_pages
 from agentodyssey_pz.viewer.source import (
     CHECKPOINT_KIND,
     TRAJECTORY_KIND,
@@ -79,3 +81,49 @@ def write(path: Path, text: str) -> Path:
 def write_bytes(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
+
+
+JUNK = (None, 0, -1, 2.5, 10**12, True, "", "x", [], [1], {}, {"a": 1}, "\u2028</script>")
+
+
+def damaged(value: object, rng: random.Random) -> object:
+    """`value` with one nested value (not the whole) replaced by junk."""
+    places: list[tuple[object, object]] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            keys = list(node)
+        elif isinstance(node, list):
+            keys = list(range(len(node)))
+        else:
+            return
+        for key in keys:
+            places.append((node, key))
+            walk(node[key])  # type: ignore[index]
+
+    walk(value)
+    if places:
+        node, key = rng.choice(places)
+        node[key] = rng.choice(JUNK)  # type: ignore[index]
+    return value
+
+
+def test_a_log_with_junk_values_is_shown_or_refused_by_name(
+    evaluation: Path, tmp_path: Path
+) -> None:
+    lines = (evaluation / "trajectories" / "episode-0000.jsonl").read_text().splitlines()
+    rng = random.Random(7)
+    outcomes = set()
+    for trial in range(30):
+        records = [json.loads(line) for line in lines[:13]]  # the header and 4 ticks of 3 agents
+        n = rng.randrange(len(records))
+        records[n] = damaged(records[n], rng)
+        log = tmp_path / f"episode-{trial:04d}.jsonl"
+        log.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+        try:
+            write_pages(log, tmp_path / f"{trial}.html")
+            outcomes.add("shown")
+        except ViewerError as exc:
+            assert str(exc).startswith(str(log)) or str(log) in str(exc), exc
+            outcomes.add("refused")
+    assert outcomes == {"shown", "refused"}
