@@ -195,6 +195,11 @@ def test_a_hostile_run_renders_as_text_and_runs_no_script(browser: Any, pages: d
     browser.find_element("tag name", "body").send_keys("1")
     assert text(browser, ".llm-answer") == HOSTILE[5]
     assert text(browser, "#step-command") == HOSTILE[5]
+    policy_curves = browser.execute_script(
+        "return [...document.querySelectorAll('#chart polyline.policy-curve')]"
+        ".map(p => p.dataset.policy)"
+    )
+    assert policy_curves == [HOSTILE[0]]  # both agents "play" it: their mean curve, named
     assert browser.execute_script("return window.__pwned") is None
     assert (
         browser.execute_script(

@@ -218,6 +218,27 @@
     chart.appendChild(line);
     return line;
   });
+  // A policy played by several agents also gets its mean curve (dashed, in its first agent's colour).
+  const byPolicy = new Map();
+  agents.forEach((id, i) => {
+    const name = data.policies[id];
+    if (name === undefined) return;
+    if (!byPolicy.has(name)) byPolicy.set(name, []);
+    byPolicy.get(name).push(i);
+  });
+  const policyCurves = [];
+  for (const [name, members] of byPolicy) {
+    if (members.length < 2) continue;
+    const pts = frames.map((f) => {
+      const mean = members.reduce((sum, k) => sum + f.states[k].score, 0) / members.length;
+      return cx(f.tick).toFixed(1) + "," + cy(mean).toFixed(1);
+    });
+    const line = svg("polyline", {"class": "curve policy-curve", points: pts.join(" "), stroke: colour(members[0]),
+      "stroke-dasharray": "5 3", "data-policy": name});
+    line.appendChild(svg("title", {}, name + ": mean of " + members.length + " agents"));
+    chart.appendChild(line);
+    policyCurves.push({line: line, members: members});
+  }
   const cursor = svg("line", {y1: T, y2: H - B, stroke: "#333", "stroke-dasharray": "3 3"});
   chart.appendChild(cursor);
   chart.addEventListener("click", (e) => {
@@ -338,6 +359,7 @@
     // chips, curves
     chips.forEach((c, k) => c.setAttribute("aria-pressed", k === i ? "true" : "false"));
     curves.forEach((c, k) => c.classList.toggle("filtered", !view.shown[k]));
+    for (const p of policyCurves) p.line.classList.toggle("filtered", !p.members.some((k) => view.shown[k]));
     cursor.setAttribute("x1", cx(f.tick)); cursor.setAttribute("x2", cx(f.tick));
     renderAgent(f, i, id);
     renderFeed();
