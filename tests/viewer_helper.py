@@ -55,6 +55,21 @@ def small_evaluation(folder: Path, *, steps: int = 30, agents: int = 3) -> Path:
     return folder
 
 
+def tracked_evaluation(folder: Path, *, steps: int = 24) -> Path:
+    """An evaluation folder of a run with dependency tracking on (crafts that use pick-ups)."""
+    config = EvalConfig(
+        episodes=1,
+        steps=steps,
+        num_agents=2,
+        policies=("crafter", "explorer"),
+        seed=4,
+        trajectory_dir=str(folder / "trajectories"),
+        env={"track_dependencies": True},
+    )
+    run_episode(config, 0)
+    return folder
+
+
 def hostile_log(folder: Path, *, steps: int = 12) -> Path:
     """A log played by the hostile policy beside a scripted one, then given hostile feedback,
     a hostile language-model record and a 100,000-character line (replays only read actions)."""

@@ -52,7 +52,19 @@ def page_data(run: RecordedRun, layout: dict[str, Any], frames: Sequence[dict[st
         "layout": layout,
         "run": encode(frames, agents),
         "part": part,
+        "deps": deps_within(run.deps, frames[0]["tick"], frames[-1]["tick"]),
     }
+
+
+def deps_within(deps: dict[str, Any] | None, first: int, last: int) -> dict[str, Any] | None:
+    """The dependency edges with an end in ticks first..last, and their nodes (renumbered)."""
+    if deps is None:
+        return None
+    nodes = deps["nodes"]
+    edges = [e for e in deps["edges"] if any(first <= nodes[n][0] <= last for n in e)]
+    kept = list(dict.fromkeys(n for e in edges for n in e))
+    index = {n: i for i, n in enumerate(kept)}
+    return {"nodes": [nodes[n] for n in kept], "edges": [[index[p], index[c]] for p, c in edges]}
 
 
 def split_points(run: RecordedRun, layout: dict[str, Any], max_bytes: int) -> list[tuple[int, int]]:

@@ -63,6 +63,24 @@ class RecordedRun:
     world: Any  # the World after the last tick (every area that ever existed is in it)
     frames: list[dict[str, Any]]
     notes: list[str] = attrs.Factory(list)  # said on the page (divergences, what is missing)
+    deps: dict[str, Any] | None = None  # the dependency graph, when the run tracked one
+
+
+def dependency_data(tracker: Any, agents: Sequence[str]) -> dict[str, Any]:
+    """The tracker's graph as the page shows it: the nodes that have an edge, each
+    [tick, agent index or -1 for the world's rules, rule, hint], and [producer, consumer] pairs
+    of node indices. A node's tick is its step index + 1 (the tick whose action it was)."""
+    graph = tracker.graph
+    pairs = tracker.edges()
+    used = list(dict.fromkeys(n for pair in pairs for n in pair))
+    index = {node: i for i, node in enumerate(used)}
+    who = {agent: i for i, agent in enumerate(agents)}
+    nodes = []
+    for node in used:
+        data = graph.nodes[node]
+        nodes.append([int(data["step"]) + 1, who.get(data["actor"], -1), str(data["rule"]),
+                      str(data.get("hint") or "")])  # fmt: skip
+    return {"nodes": nodes, "edges": [[index[p], index[c]] for p, c in pairs]}
 
 
 def record(
@@ -289,7 +307,10 @@ def record_trajectory(path: Path) -> RecordedRun:
         "policies": dict(header.get("policies") or {}),
         "agents": list(game.agent_ids),
     }
-    return RecordedRun(meta, game.world, frames, notes)
+    run = RecordedRun(meta, game.world, frames, notes)
+    if game.tracker is not None:
+        run.deps = dependency_data(game.tracker, game.agent_ids)
+    return run
 
 
 def game_feedback(env: Any, agent: str) -> str:

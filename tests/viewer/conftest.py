@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from viewer_helper import checkpoint_run, hostile_log, small_evaluation
+from viewer_helper import checkpoint_run, hostile_log, small_evaluation, tracked_evaluation
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +21,8 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return checkpoint_run(tmp_path_factory.mktemp("checkpoint"))
+
+
+@pytest.fixture(scope="session")
+def tracked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tracked_evaluation(tmp_path_factory.mktemp("tracked"))

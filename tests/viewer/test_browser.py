@@ -155,6 +155,27 @@ def test_the_panel_shows_the_logged_command_and_feedback(
     assert text(browser, "#step-command") == by_tick[19]["agent_0"]["command"]
 
 
+def test_the_panel_lists_what_an_action_used_and_what_used_it(
+    browser: Any, tracked: Path, tmp_path: Path
+) -> None:
+    (page,) = write_pages(tracked, tmp_path / "tracked.html")
+    deps = record(find_episodes(tracked)[0]).deps
+    nodes = deps["nodes"]
+    craft = next(c for p, c in deps["edges"] if nodes[c][2] == "craft" and nodes[c][1] == 0)
+    tick = nodes[craft][0]
+    used = sorted(nodes[p][0] for p, c in deps["edges"] if c == craft)
+    open_page(browser, page, f"#t={tick}&a=agent_0")
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#agent-deps ul.uses button')]"
+        ".map(b => b.textContent)"
+    )
+    assert sorted(int(s.split()[1]) for s in shown) == used
+    assert all(" · agent_0 · " in s or " · world · " in s for s in shown)
+    browser.execute_script("document.querySelector('#agent-deps ul.uses button').click()")
+    assert text(browser, "#tick-label").startswith(f"tick {used[0]} ")
+    assert console_errors(browser) == []
+
+
 def test_play_pause_speed_and_filters(browser: Any, pages: dict) -> None:
     open_page(browser, pages["evaluation"], "#t=0&a=agent_0")
     browser.execute_script(

@@ -99,3 +99,19 @@ def test_a_checkpoint_without_its_first_snapshot_starts_at_the_oldest_kept(
     assert "starts at tick 100" in " ".join(run.notes)
     whole = record(find_episodes(checkpoint)[0])
     assert run.frames[1:] == whole.frames[101:]
+
+
+def test_a_tracked_run_carries_its_dependency_graph(tracked: Path, evaluation: Path) -> None:
+    source = find_episodes(tracked)[0]
+    run = record(source)
+    assert record(find_episodes(evaluation)[0]).deps is None  # not tracked: none
+    _, steps = read_trajectory(source.path)
+    command = {(s["tick"], s["agent"]): s["command"] for s in steps}
+    nodes, edges = run.deps["nodes"], run.deps["edges"]
+    assert edges and all(0 <= p < len(nodes) and 0 <= c < len(nodes) for p, c in edges)
+    assert all(nodes[p][0] < nodes[c][0] for p, c in edges)  # made before it was used
+    for tick, actor, rule, _hint in nodes:
+        if actor >= 0:  # an agent's action: the command the log has for that tick
+            assert command[(tick, run.meta["agents"][actor])].startswith(rule)
+    crafts = [n for n in nodes if n[2] == "craft"]
+    assert crafts and any(nodes[c][2] == "craft" for _, c in edges)

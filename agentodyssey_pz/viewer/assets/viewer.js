@@ -64,6 +64,19 @@
     });
   })();
 
+  // ------------------------------------------------------------------ the dependency graph
+  // nodes: [tick, agent index or -1, rule, hint]; for each node, what it used and what used it.
+  const deps = data.deps, depsAt = new Map(), usedBy = [], uses = [];
+  if (deps) {
+    deps.nodes.forEach((n, k) => {
+      const key = n[0] + "/" + n[1];
+      if (!depsAt.has(key)) depsAt.set(key, []);
+      depsAt.get(key).push(k);
+      usedBy.push([]); uses.push([]);
+    });
+    for (const [p, c] of deps.edges) { usedBy[p].push(c); uses[c].push(p); }
+  }
+
   // ------------------------------------------------------------------ view state
   const view = {frame: 0, agent: 0, shown: agents.map(() => true), playing: false, speed: 4, timer: null};
   const layout = data.layout;
@@ -410,6 +423,7 @@
       row(act, "command", f === frames[0] ? "(the start: no command yet)" : "(no step logged)");
     }
     box.appendChild(act);
+    if (deps) renderDeps(box, f, i);
     const carry = el("dl", {id: "agent-items"});
     row(carry, "holding", items(s.hands));
     row(carry, "equipped", items(s.equipped));
@@ -418,6 +432,38 @@
     const before = frames[Math.max(0, view.frame - 1)];
     box.appendChild(el("h2", {}, view.frame ? "What it read before this command" : "What it read at the start"));
     box.appendChild(el("pre", {id: "agent-observation"}, before.lines[i].map((k) => S[k]).join("\n")));
+  }
+  function describeNode(k) {
+    const [tick, actor, rule, hint] = deps.nodes[k];
+    return "tick " + tick + " · " + (actor >= 0 ? agents[actor] : "world") + " · " + (hint || rule);
+  }
+  function depList(box, title, list, cls) {
+    if (!list.length) return;
+    box.appendChild(el("h3", {}, title));
+    const ul = el("ul", {"class": "deps " + cls});
+    for (const k of list) {
+      const li = el("li", {});
+      const button = el("button", {type: "button"}, describeNode(k));
+      button.addEventListener("click", () => {
+        const actor = deps.nodes[k][1];
+        if (actor >= 0) view.agent = actor;
+        go(frameOfTick(deps.nodes[k][0]));
+      });
+      li.appendChild(button);
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+  function renderDeps(box, f, i) {
+    const mine = depsAt.get(f.tick + "/" + i) || [];
+    const section = el("div", {id: "agent-deps"});
+    section.appendChild(el("h2", {}, "Dependencies of this action"));
+    if (!mine.length) section.appendChild(el("p", {}, "none tracked (nothing it used came from an earlier action, and nothing it made was used later)"));
+    for (const k of mine) {
+      depList(section, "used what these made", uses[k], "uses");
+      depList(section, "what it made was used by", usedBy[k], "used-by");
+    }
+    box.appendChild(section);
   }
   const FEED_LIMIT = 150;
   function renderFeed() {
