@@ -17,7 +17,7 @@ from typing import Any
 
 from agentodyssey_pz.viewer.deltas import encode
 from agentodyssey_pz.viewer.layout import area_layout
-from agentodyssey_pz.viewer.page import render_page, script_json
+from agentodyssey_pz.viewer.page import render_page
 from agentodyssey_pz.viewer.record import RecordedRun, record
 from agentodyssey_pz.viewer.source import (
     CHECKPOINT_KIND,
@@ -67,13 +67,15 @@ def deps_within(deps: dict[str, Any] | None, first: int, last: int) -> dict[str,
     return {"nodes": [nodes[n] for n in kept], "edges": [[index[p], index[c]] for p, c in edges]}
 
 
-def split_points(run: RecordedRun, layout: dict[str, Any], max_bytes: int) -> list[tuple[int, int]]:
-    """(first, last) frame indices of each part; parts after the first start one frame early
-    (their base: the state before their first step)."""
-    whole = len(render_page(page_data(run, layout, run.frames)).encode("utf-8"))
-    if whole <= max_bytes or len(run.frames) <= 2:
-        return [(0, len(run.frames) - 1)]
-    count = math.ceil(whole / max_bytes * 1.15)
+def split_points(
+    run: RecordedRun, layout: dict[str, Any], max_bytes: int
+) -> tuple[list[tuple[int, int]], str | None]:
+    """(first, last) frame indices of each part, and the whole page's HTML when it fits in one.
+    Parts after the first start one frame early (their base: the state before their first step)."""
+    whole = render_page(page_data(run, layout, run.frames))
+    if len(whole.encode("utf-8")) <= max_bytes or len(run.frames) <= 2:
+        return [(0, len(run.frames) - 1)], whole
+    count = math.ceil(len(whole.encode("utf-8")) / max_bytes * 1.15)
     while True:
         size = math.ceil((len(run.frames) - 1) / count)
         bounds = [(max(0, s - 1), min(len(run.frames) - 1, s + size - 1))
@@ -81,10 +83,10 @@ def split_points(run: RecordedRun, layout: dict[str, Any], max_bytes: int) -> li
         bounds[0] = (0, bounds[0][1])
         too_big = [
             b for b in bounds
-            if len(script_json(page_data(run, layout, run.frames[b[0] : b[1] + 1]))) > max_bytes
+            if len(render_page(page_data(run, layout, run.frames[b[0] : b[1] + 1])).encode()) > max_bytes
         ]  # fmt: skip
         if not too_big or size <= 1:
-            return bounds
+            return bounds, None
         count *= 2
 
 
@@ -93,7 +95,11 @@ def episode_pages(source: EpisodeSource, target: Path, *, max_bytes: int = MAX_P
     """Replay one episode and write its page(s); `target` is the .html file of a whole page."""
     run = record(source, world=world, rule_packs=rule_packs)
     layout = area_layout(run.world)
-    bounds = split_points(run, layout, max_bytes)
+    bounds, whole = split_points(run, layout, max_bytes)
+    if whole is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(whole, encoding="utf-8")
+        return [target]
     if len(bounds) == 1:
         files = [target]
     else:

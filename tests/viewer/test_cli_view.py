@@ -63,6 +63,7 @@ def test_a_run_too_big_for_one_page_is_split_in_parts(evaluation: Path, tmp_path
     parts = write_pages(evaluation, tmp_path / "split.html", max_bytes=int(size * 0.7))
     assert [p.name for p in parts] == [f"split.part{k}.html" for k in range(1, len(parts) + 1)]
     assert len(parts) >= 2
+    assert all(p.stat().st_size <= int(size * 0.7) for p in parts)
     frames = decode(embedded(whole.read_text(encoding="utf-8"))["run"])
     ticks: list[int] = []
     for k, part in enumerate(parts):
