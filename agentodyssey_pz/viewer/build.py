@@ -81,13 +81,14 @@ def split_points(
         bounds = [(max(0, s - 1), min(len(run.frames) - 1, s + size - 1))
                   for s in range(1, len(run.frames), size)]  # fmt: skip
         bounds[0] = (0, bounds[0][1])
-        too_big = [
-            b for b in bounds
-            if len(render_page(page_data(run, layout, run.frames[b[0] : b[1] + 1])).encode()) > max_bytes
-        ]  # fmt: skip
-        if not too_big or size <= 1:
+        sizes = [page_bytes(run, layout, first, last) for first, last in bounds]
+        if max(sizes) <= max_bytes or size <= 1:
             return bounds, None
         count *= 2
+
+
+def page_bytes(run: RecordedRun, layout: dict[str, Any], first: int, last: int) -> int:
+    return len(render_page(page_data(run, layout, run.frames[first : last + 1])).encode("utf-8"))
 
 
 def episode_pages(source: EpisodeSource, target: Path, *, max_bytes: int = MAX_PAGE_BYTES,
