@@ -167,3 +167,20 @@ class Elements(HTMLParser):
 def embedded(html: str) -> Any:
     start = html.index(DATA_OPEN) + len(DATA_OPEN)
     return json.loads(html[start : html.index("</script>", start)])
+
+
+def expanding_evaluation(folder: Path, *, steps: int = 150) -> Path:
+    """A run whose world grows: explorers on the small procedural world with world expansion
+    (it adds areas after the tick the world is fully explored, about tick 60 here)."""
+    config = EvalConfig(
+        world="procgen:small",
+        episodes=1,
+        steps=steps,
+        num_agents=3,
+        policies=("explorer",),
+        seed=1,
+        trajectory_dir=str(folder / "trajectories"),
+        env={"world_expansion": True},
+    )
+    run_episode(config, 0)
+    return folder

@@ -95,7 +95,7 @@ def episode_pages(source: EpisodeSource, target: Path, *, max_bytes: int = MAX_P
                   world: Any = None, rule_packs: Sequence[str] = ()) -> list[Path]:  # fmt: skip
     """Replay one episode and write its page(s); `target` is the .html file of a whole page."""
     run = record(source, world=world, rule_packs=rule_packs)
-    layout = area_layout(run.world)
+    layout = area_layout(run.world, since=run.since)
     bounds, whole = split_points(run, layout, max_bytes)
     if whole is not None:
         target.parent.mkdir(parents=True, exist_ok=True)

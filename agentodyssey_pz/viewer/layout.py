@@ -8,14 +8,19 @@ element per area carrying its id (`data-area`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from agentodyssey_pz.observe.map_svg import MARGIN, NODE_RADIUS, layout
 from agentodyssey_pz.world.graph import KEY, LOCKED, OWNER
 
 
-def area_layout(world: Any, seed: int = 0) -> dict[str, Any]:
-    """Plain data for the page: areas, places, paths and the view box (numbers rounded to 0.1)."""
+def area_layout(
+    world: Any, seed: int = 0, since: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """Plain data for the page: areas, places, paths and the view box (numbers rounded to 0.1).
+    `since`: the tick each area first existed (areas a world expansion added later are hidden
+    before it); without it every area is there from the start."""
     from agentodyssey_pz.world.darkness import has_darkness
 
     positions, boxes = layout(world, seed)
@@ -33,6 +38,7 @@ def area_layout(world: Any, seed: int = 0) -> dict[str, Any]:
                 "y": round(float(y), 1),
                 "dark": bool(darkness and not area.light),
                 "spawn": area_id == world.spawn_area,
+                "since": int((since or {}).get(area_id, 0)),
             }
         )
     places = []

@@ -64,6 +64,21 @@ class RecordedRun:
     frames: list[dict[str, Any]]
     notes: list[str] = attrs.Factory(list)  # said on the page (divergences, what is missing)
     deps: dict[str, Any] | None = None  # the dependency graph, when the run tracked one
+    # area id -> the tick it first existed (world expansion adds areas as the game goes on)
+    since: dict[str, int] = attrs.Factory(dict)
+
+
+class AreaClock:
+    """Notes the tick at which each area first exists (areas are never removed by the game's
+    own rules; a removed one keeps its tick)."""
+
+    def __init__(self, world: Any, tick: int) -> None:
+        self.since = dict.fromkeys(world.areas, tick)
+
+    def after(self, world: Any, tick: int) -> None:
+        if len(world.areas) != len(self.since):  # one comparison on most ticks
+            for area_id in world.areas:
+                self.since.setdefault(area_id, tick)
 
 
 def dependency_data(tracker: Any, agents: Sequence[str]) -> dict[str, Any]:
@@ -252,6 +267,7 @@ def record_trajectory(path: Path) -> RecordedRun:
     scores = dict.fromkeys(game.agent_ids, 0)
     first = {a: observation(game, a, game_feedback(env, a), bootstrap=True) for a in game.agent_ids}
     frames = [frame(game, 0, scores, {}, first, [])]
+    clock = AreaClock(game.world, 0)
     diverged = False
     for tick, logged in ticks_of(steps):
         if game.terminated:
@@ -298,6 +314,7 @@ def record_trajectory(path: Path) -> RecordedRun:
                 if isinstance(progress.get(key), int):
                     view[key] = progress[key]
         frames.append(current)
+        clock.after(game.world, tick)
     meta = {
         "source": "trajectory log",
         "path": str(path),
@@ -307,7 +324,7 @@ def record_trajectory(path: Path) -> RecordedRun:
         "policies": dict(header.get("policies") or {}),
         "agents": list(game.agent_ids),
     }
-    run = RecordedRun(meta, game.world, frames, notes)
+    run = RecordedRun(meta, game.world, frames, notes, since=clock.since)
     if game.tracker is not None:
         run.deps = dependency_data(game.tracker, game.agent_ids)
     return run
@@ -364,6 +381,7 @@ def record_checkpoint(
     scores = {a: game.scores[a].score_total for a in game.agent_ids}
     first = {a: observation(game, a, "") for a in game.agent_ids}
     frames = [frame(game, start, scores, {}, first, [])]
+    clock = AreaClock(game.world, start)
     for journal_tick in (t for t in journal_ticks(folder) if t >= start):
         for entry in read_journal(journal_path(folder, journal_tick)):
             if entry["t"] <= game.tick_index:
@@ -389,6 +407,7 @@ def record_checkpoint(
                 obs[agent] = observation(game, agent, feedback)
             events = feed_events(game.world, result.events)
             frames.append(frame(game, result.tick, scores, steps_now, obs, events))
+            clock.after(game.world, result.tick)
     meta = {
         "source": "checkpoint folder",
         "path": str(folder),
@@ -398,7 +417,7 @@ def record_checkpoint(
         "policies": {},
         "agents": list(game.agent_ids),
     }
-    return RecordedRun(meta, game.world, frames, notes)
+    return RecordedRun(meta, game.world, frames, notes, since=clock.since)
 
 
 def command_of(game: Any, action: Any) -> str | None:

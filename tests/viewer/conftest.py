@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from viewer_helper import checkpoint_run, hostile_log, small_evaluation, tracked_evaluation
+from viewer_helper import (
+    checkpoint_run,
+    expanding_evaluation,
+    hostile_log,
+    small_evaluation,
+    tracked_evaluation,
+)
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +32,8 @@ def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tracked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tracked_evaluation(tmp_path_factory.mktemp("tracked"))
+
+
+@pytest.fixture(scope="session")
+def expanding(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return expanding_evaluation(tmp_path_factory.mktemp("expanding"))

@@ -176,6 +176,24 @@ def test_the_panel_lists_what_an_action_used_and_what_used_it(
     assert console_errors(browser) == []
 
 
+def test_areas_appear_when_a_world_expansion_adds_them(
+    browser: Any, expanding: Path, tmp_path: Path
+) -> None:
+    (page,) = write_pages(expanding, tmp_path / "expanding.html")
+    since = record(find_episodes(expanding)[0]).since
+    first_new = min(t for t in since.values() if t > 0)
+    shown = (
+        "return [...document.querySelectorAll('#map g.area-node:not(.hidden)')]"
+        ".map(g => g.dataset.area)"
+    )
+    open_page(browser, page, "#t=0")
+    for tick in (0, first_new - 1, first_new, max(since.values()), 1):
+        move_timeline(browser, tick)  # frame n is tick n in an evaluation's log
+        visible = browser.execute_script(shown)
+        assert sorted(visible) == sorted(a for a, t in since.items() if t <= tick), tick
+    assert console_errors(browser) == []
+
+
 def test_play_pause_speed_and_filters(browser: Any, pages: dict) -> None:
     open_page(browser, pages["evaluation"], "#t=0&a=agent_0")
     browser.execute_script(

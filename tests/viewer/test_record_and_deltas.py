@@ -115,3 +115,15 @@ def test_a_tracked_run_carries_its_dependency_graph(tracked: Path, evaluation: P
             assert command[(tick, run.meta["agents"][actor])].startswith(rule)
     crafts = [n for n in nodes if n[2] == "craft"]
     assert crafts and any(nodes[c][2] == "craft" for _, c in edges)
+
+
+def test_areas_a_world_expansion_adds_are_dated(expanding: Path) -> None:
+    run = record(find_episodes(expanding)[0])
+    assert set(run.since) == set(run.world.areas)
+    late = {a: t for a, t in run.since.items() if t > 0}
+    assert late, "the run was meant to expand its world"
+    for area, tick in late.items():
+        visits = [
+            f["tick"] for f in run.frames if any(v["area"] == area for v in f["agents"].values())
+        ]
+        assert not visits or visits[0] >= tick  # nobody stands in an area before it exists

@@ -153,8 +153,10 @@
       gPaths.appendChild(label);
     }
     const key = [p.a, p.b].sort().join("\u0000");
-    pathLines.push({line: line, label: label, key: key, personal: p.personal});
+    pathLines.push({line: line, label: label, key: key, personal: p.personal, a: p.a, b: p.b});
   }
+  const areaNodes = new Map(), placeBoxes = new Map();
+  for (const g of gPlaces.children) placeBoxes.set(g.getAttribute("data-place"), g);
   const LEVELS = ["#e8f4ea", "#d6ecd9", "#fbeccd", "#f8dcb8", "#f3c7b4", "#ecb5c8", "#dccbe8"];
   for (const a of layout.areas) {
     const g = svg("g", {"class": "area-node" + (a.dark ? " dark" : ""), "data-area": a.id, tabindex: -1});
@@ -168,6 +170,24 @@
     g.appendChild(svg("text", {"class": "area-label", x: a.x, y: a.y + layout.radius + 15, "text-anchor": "middle"},
       a.name));
     gAreas.appendChild(g);
+    areaNodes.set(a.id, g);
+  }
+  // Areas a world expansion added: hidden before the tick they appeared, with their paths and
+  // any place box left empty.
+  const lateAreas = layout.areas.filter((a) => a.since > frames[0].tick);
+  function showAreasAt(tick) {
+    if (!lateAreas.length) return;
+    const hidden = new Set(lateAreas.filter((a) => a.since > tick).map((a) => a.id));
+    for (const a of lateAreas) areaNodes.get(a.id).classList.toggle("hidden", hidden.has(a.id));
+    for (const p of pathLines) {
+      const gone = hidden.has(p.a) || hidden.has(p.b);
+      p.line.style.display = gone ? "none" : "";
+      if (p.label && gone) p.label.style.display = "none";
+    }
+    for (const [id, box] of placeBoxes) {
+      const areas = layout.areas.filter((a) => a.place === id);
+      box.style.display = areas.length && areas.every((a) => hidden.has(a.id)) ? "none" : "";
+    }
   }
   $("legend").textContent = "boxes: places (dashed: locked) · orange dashed: locked path with its key · " +
     "dotted: personal path" + (layout.darkness ? " · dark grey: unlit area" : "") + " · ringed: spawn · " +
@@ -369,6 +389,7 @@
       p.line.classList.toggle("locked", locked);
       p.label.style.display = locked ? "" : "none";
     }
+    showAreasAt(f.tick);
     // chips, curves
     chips.forEach((c, k) => c.setAttribute("aria-pressed", k === i ? "true" : "false"));
     curves.forEach((c, k) => c.classList.toggle("filtered", !view.shown[k]));
