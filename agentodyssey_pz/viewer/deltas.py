@@ -21,7 +21,7 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentodyssey_pz.viewer.record import REWARD_PARTS
+from agentodyssey_pz.viewer.frames import REWARD_PARTS
 
 FORMAT_VERSION = 1
 STRING_FIELDS = ("area",)  # agent fields holding a string (stored as a string index)
