@@ -127,3 +127,17 @@ def test_areas_a_world_expansion_adds_are_dated(expanding: Path) -> None:
             f["tick"] for f in run.frames if any(v["area"] == area for v in f["agents"].values())
         ]
         assert not visits or visits[0] >= tick  # nobody stands in an area before it exists
+
+
+def test_a_damaged_journal_line_ends_the_page_there_and_says_so(
+    checkpoint: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "episode-00001"
+    shutil.copytree(checkpoint, folder)
+    journal = folder / "journal-000000100.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[11] = lines[11].replace('"t":', '"T":')  # its checksum no longer matches
+    journal.write_text("".join(lines), encoding="utf-8")
+    run = record(find_episodes(folder)[0])
+    assert run.frames[-1]["tick"] == 110
+    assert any("damaged" in note for note in run.notes)
