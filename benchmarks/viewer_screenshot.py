@@ -11,6 +11,7 @@ bench_viewer.py does) at `#t=<tick>&a=<agent>` on a laptop-sized window and save
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -33,19 +34,25 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1366)
     parser.add_argument("--height", type=int, default=768)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="viewer-shot-"))
+    temporary = Path(tempfile.mkdtemp(prefix="viewer-shot-"))
+    args.output = args.output.resolve()
+    here = os.getcwd()
     try:
+        os.chdir(temporary)  # the page names its log as given: evaluation/trajectories/...
+        folder = Path("evaluation")
         config = EvalConfig(episodes=1, steps=200, num_agents=6, policies=DEFAULT_POLICIES,
                             seed=0, trajectory_dir=str(folder / "trajectories"))  # fmt: skip
         run_episode(config, 0)
         (page,) = write_pages(folder)
+        page = page.resolve()
         args.output.parent.mkdir(parents=True, exist_ok=True)
         with headless_chromium(args.width, args.height) as session:
             open_and_wait(session, f"{page.as_uri()}#t={args.tick}&a={args.agent}")
             session.save_screenshot(str(args.output))
         print(f"wrote {args.output}")
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        os.chdir(here)
+        shutil.rmtree(temporary, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -137,7 +137,7 @@
     g.appendChild(svg("rect", {"class": "place-box" + (p.locked ? " locked" : ""), x: p.box[0], y: p.box[1],
       width: p.box[2], height: p.box[3], rx: 12}));
     g.appendChild(svg("text", {"class": "place-label", x: p.box[0] + 8, y: p.box[1] + 16},
-      p.name + (p.locked ? " (locked)" : "")));
+      p.name + (p.locked ? " (locked at the start)" : "")));
     gPlaces.appendChild(g);
   }
   const pathLines = [];
@@ -189,7 +189,7 @@
       box.style.display = areas.length && areas.every((a) => hidden.has(a.id)) ? "none" : "";
     }
   }
-  $("legend").textContent = "boxes: places (dashed: locked) · orange dashed: locked path with its key · " +
+  $("legend").textContent = "boxes: places (dashed: locked at the start) · orange dashed: locked path with its key · " +
     "dotted: personal path" + (layout.darkness ? " · dark grey: unlit area" : "") + " · ringed: spawn · " +
     "numbered dots: agents · wheel or +/- zooms, drag pans, 0 fits";
   const markers = agents.map((id, i) => {
