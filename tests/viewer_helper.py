@@ -184,3 +184,40 @@ def expanding_evaluation(folder: Path, *, steps: int = 150) -> Path:
     )
     run_episode(config, 0)
     return folder
+
+
+# Names from a world file (area names may hold no whitespace: they are command parameters).
+HOSTILE_AREA_NAMES = [
+    "</script><script>window.__pwned=1</script>",
+    "<img/src=x/onerror=window.__pwned=1>",
+    "\"'&amp;<b>bold</b>",
+    "<svg/onload=window.__pwned=1>",
+]
+HOSTILE_KEY_NAME = "<i/onmouseover=window.__pwned=1>key"
+
+
+def hostile_world_run(folder: Path, *, steps: int = 15) -> Path:
+    """An evaluation folder of random agents in tests/data/tiny_world.json renamed with hostile
+    place, area and key names."""
+    world = json.loads((Path(__file__).parent / "data" / "tiny_world.json").read_text())
+    names = iter(HOSTILE_AREA_NAMES)
+    for n, place in enumerate(world["entities"]["places"]):
+        place["name"] = HOSTILE[n]
+        for area in place["areas"]:
+            area["name"] = next(names)
+    for obj in world["entities"]["objects"]:
+        if obj["id"] == "obj_key":
+            obj["name"] = HOSTILE_KEY_NAME
+    path = folder / "hostile_world.json"
+    path.write_text(json.dumps(world), encoding="utf-8")
+    config = EvalConfig(
+        world=str(path),
+        episodes=1,
+        steps=steps,
+        num_agents=2,
+        policies=("random",),
+        seed=0,
+        trajectory_dir=str(folder / "trajectories"),
+    )
+    run_episode(config, 0)
+    return folder

@@ -9,6 +9,7 @@ from viewer_helper import (
     checkpoint_run,
     expanding_evaluation,
     hostile_log,
+    hostile_world_run,
     small_evaluation,
     tracked_evaluation,
 )
@@ -37,3 +38,8 @@ def tracked(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def expanding(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return expanding_evaluation(tmp_path_factory.mktemp("expanding"))
+
+
+@pytest.fixture(scope="session")
+def hostile_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return hostile_world_run(tmp_path_factory.mktemp("hostile_world"))

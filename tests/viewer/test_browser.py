@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from browser_helper import headless_chromium
-from viewer_helper import HOSTILE, LONG_LINE
+from viewer_helper import HOSTILE, HOSTILE_AREA_NAMES, HOSTILE_KEY_NAME, LONG_LINE
 
 from agentodyssey_pz.evaluate.trajectory import read_trajectory
 from agentodyssey_pz.viewer.build import write_pages
@@ -251,4 +251,25 @@ def test_a_hostile_run_renders_as_text_and_runs_no_script(browser: Any, pages: d
 
     with pytest.raises(NoAlertPresentException):
         browser.switch_to.alert.text  # noqa: B018
+    assert console_errors(browser) == []
+
+
+def test_hostile_names_from_a_world_file_render_as_text(
+    browser: Any, hostile_world: Path, tmp_path: Path
+) -> None:
+    (page,) = write_pages(hostile_world, tmp_path / "world.html")
+    open_page(browser, page, "#t=0&a=agent_0")
+    labels = browser.execute_script(
+        "const all = (s) => [...document.querySelectorAll(s)].map(e => e.textContent);"
+        "return [all('#map text.area-label'), all('#map text.place-label'),"
+        " all('#map text.key-label')]"
+    )
+    assert sorted(labels[0]) == sorted(HOSTILE_AREA_NAMES)
+    assert sorted(labels[1]) == sorted([f"{HOSTILE[0]}", f"{HOSTILE[1]} (locked at the start)"])
+    assert HOSTILE_KEY_NAME in labels[2]
+    frames = int(browser.execute_script("return document.getElementById('timeline').max"))
+    for frame in range(frames + 1):
+        move_timeline(browser, frame)
+    assert browser.execute_script("return window.__pwned") is None
+    assert browser.execute_script("return document.querySelectorAll('img, i, b').length") == 0
     assert console_errors(browser) == []

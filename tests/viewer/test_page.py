@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from viewer_helper import DATA_OPEN, HOSTILE, LONE_SURROGATE, LONG_LINE, Elements, embedded
+from viewer_helper import (
+    DATA_OPEN,
+    HOSTILE,
+    HOSTILE_AREA_NAMES,
+    LONE_SURROGATE,
+    LONG_LINE,
+    Elements,
+    embedded,
+)
 
 from agentodyssey_pz.viewer.build import write_pages
 from agentodyssey_pz.viewer.deltas import decode
@@ -62,3 +70,14 @@ def test_a_hostile_run_is_written_and_its_data_decodes(hostile: Path, tmp_path: 
     parsed = Elements()
     parsed.feed(html)
     assert [t for t, _ in parsed.tags if t == "script"] == ["script", "script"]
+
+
+def test_hostile_names_from_a_world_file_stay_data(hostile_world: Path, tmp_path: Path) -> None:
+    (page,) = write_pages(hostile_world, tmp_path / "world.html")
+    html = page.read_text(encoding="utf-8")
+    parsed, plain = Elements(), Elements()
+    parsed.feed(html)
+    plain.feed(render_page({}))
+    assert parsed.tags == plain.tags
+    names = {a["name"] for a in embedded(html)["layout"]["areas"]}
+    assert names == set(HOSTILE_AREA_NAMES)
