@@ -40,7 +40,7 @@ def pages(evaluation: Path, hostile: Path, tmp_path_factory: pytest.TempPathFact
 
 def open_page(browser: Any, page: Path, fragment: str = "") -> None:
     browser.get(page.as_uri() + fragment)
-    for _ in range(100):
+    for _ in range(500):  # 10 s at most: a loaded machine (a page opens in well under 1 s)
         if browser.execute_script("return document.body.getAttribute('data-ready')") == "1":
             return
         time.sleep(0.02)
