@@ -219,6 +219,19 @@ def test_play_pause_speed_and_filters(browser: Any, pages: dict) -> None:
         " getComputedStyle(q('#chart polyline[data-agent=agent_0]')).display]"
     )
     assert hidden == [0, "none"]
+    body.send_keys("2")  # agent_1; f centres the map on its area, 0 shows it all again
+    whole = browser.execute_script("return document.getElementById('map').getAttribute('viewBox')")
+    body.send_keys("-")
+    body.send_keys("f")
+    x, y, w, h = map(float, browser.execute_script(
+        "return document.getElementById('map').getAttribute('viewBox')").split())  # fmt: skip
+    area = markers(browser)["agent_1"][0]
+    cx, cy = area_centres(browser)[area]
+    assert abs(x + w / 2 - cx) < 1 and abs(y + h / 2 - cy) < 1
+    body.send_keys("0")
+    assert browser.execute_script(
+        "return document.getElementById('map').getAttribute('viewBox')"
+    ).split() == [f"{float(v):.1f}" for v in whole.split()]
 
 
 def test_a_hostile_run_renders_as_text_and_runs_no_script(browser: Any, pages: dict) -> None:

@@ -191,7 +191,7 @@
   }
   $("legend").textContent = "boxes: places (dashed: locked at the start) · orange dashed: locked path with its key · " +
     "dotted: personal path" + (layout.darkness ? " · dark grey: unlit area" : "") + " · ringed: spawn · " +
-    "numbered dots: agents · wheel or +/- zooms, drag pans, 0 fits";
+    "numbered dots: agents · wheel or +/- zooms, drag pans, 0 fits, f finds the agent";
   const markers = agents.map((id, i) => {
     const g = svg("g", {"class": "agent-marker", "data-agent": id});
     g.appendChild(svg("title", {}, id));
@@ -330,6 +330,7 @@
     else if (e.key === "+" || e.key === "=") { zoom(1 / 1.25, box[0] + box[2] / 2, box[1] + box[3] / 2); }
     else if (e.key === "-") { zoom(1.25, box[0] + box[2] / 2, box[1] + box[3] / 2); }
     else if (e.key === "0") { setBox(layout.view.slice()); }
+    else if (e.key === "f") { focusAgent(); }
     else if (e.key === "[") { selectAgent((view.agent + agents.length - 1) % agents.length); }
     else if (e.key === "]") { selectAgent((view.agent + 1) % agents.length); }
   });
@@ -508,8 +509,18 @@
     if (!shown.length) feed.appendChild(el("li", {}, "no events yet"));
   }
 
+  // Centre the map on the chosen agent's area, close enough to read (f; at the start in a big world).
+  const CLOSE = 700;  // layout units across the view when focused
+  function focusAgent() {
+    const a = areaById.get(S[frames[view.frame].states[view.agent].area]);
+    if (!a) return;
+    const w = Math.min(layout.view[2], CLOSE), h = w * layout.view[3] / layout.view[2];
+    setBox([a.x - w / 2, a.y - h / 2, w, h]);
+  }
+
   readHash();
   render();
+  if (layout.view[2] > 3 * CLOSE) focusAgent();
   document.body.setAttribute("data-ready-ms", performance.now().toFixed(1));
   document.body.setAttribute("data-ready", "1");
 })();
