@@ -67,60 +67,60 @@ def deps_within(deps: dict[str, Any] | None, first: int, last: int) -> dict[str,
     return {"nodes": [nodes[n] for n in kept], "edges": [[index[p], index[c]] for p, c in edges]}
 
 
-def split_points(
-    run: RecordedRun, layout: dict[str, Any], max_bytes: int
-) -> tuple[list[tuple[int, int]], str | None]:
-    """(first, last) frame indices of each part, and the whole page's HTML when it fits in one.
-    Parts after the first start one frame early (their base: the state before their first step)."""
-    whole = render_page(page_data(run, layout, run.frames))
-    if len(whole.encode("utf-8")) <= max_bytes or len(run.frames) <= 2:
-        return [(0, len(run.frames) - 1)], whole
-    count = math.ceil(len(whole.encode("utf-8")) / max_bytes * 1.15)
+def split_pages(
+    run: RecordedRun, layout: dict[str, Any], max_bytes: int, target: Path
+) -> dict[Path, str]:
+    """The parts of a run whose page would pass `max_bytes` (file -> HTML), as few as keep each
+    within it (measured as written; a part of a single tick may still pass it). Parts after the
+    first start one frame early: their base is the state before their first step."""
+    count = 2
     while True:
         size = math.ceil((len(run.frames) - 1) / count)
         bounds = [(max(0, s - 1), min(len(run.frames) - 1, s + size - 1))
                   for s in range(1, len(run.frames), size)]  # fmt: skip
         bounds[0] = (0, bounds[0][1])
-        sizes = [page_bytes(run, layout, first, last) for first, last in bounds]
-        if max(sizes) <= max_bytes or size <= 1:
-            return bounds, None
-        count *= 2
+        pages = part_pages(run, layout, bounds, target)
+        if max(len(html.encode("utf-8")) for html in pages.values()) <= max_bytes or size <= 1:
+            return pages
+        count = max(count + 1, math.ceil(count * 1.5))
 
 
-def page_bytes(run: RecordedRun, layout: dict[str, Any], first: int, last: int) -> int:
-    return len(render_page(page_data(run, layout, run.frames[first : last + 1])).encode("utf-8"))
+def part_pages(
+    run: RecordedRun, layout: dict[str, Any], bounds: Sequence[tuple[int, int]], target: Path
+) -> dict[Path, str]:
+    """The HTML of each part (file -> text): `<target stem>.part<k>.html`, each saying which
+    ticks it holds and linking the others."""
+    files = [target.with_name(f"{target.stem}.part{k + 1}.html") for k in range(len(bounds))]
+    out = {}
+    for k, (first, last) in enumerate(bounds):
+        part = {
+            "index": k,
+            "files": [f.name for f in files],
+            "message": (
+                f"This run is too big for one page ({len(run.frames) - 1:,} ticks), so it is "
+                f"split in {len(bounds)} parts of consecutive ticks; this is part {k + 1} "
+                f"(ticks {run.frames[first]['tick']} to {run.frames[last]['tick']})."
+            ),
+        }
+        out[files[k]] = render_page(page_data(run, layout, run.frames[first : last + 1], part))
+    return out
 
 
 def episode_pages(source: EpisodeSource, target: Path, *, max_bytes: int = MAX_PAGE_BYTES,
                   world: Any = None, rule_packs: Sequence[str] = ()) -> list[Path]:  # fmt: skip
-    """Replay one episode and write its page(s); `target` is the .html file of a whole page."""
+    """Replay one episode and write its page, or its parts when one page would pass
+    `max_bytes`; `target` is the .html file of a whole page."""
     run = record(source, world=world, rule_packs=rule_packs)
     layout = area_layout(run.world, since=run.since)
-    bounds, whole = split_points(run, layout, max_bytes)
-    if whole is not None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(whole, encoding="utf-8")
-        return [target]
-    if len(bounds) == 1:
-        files = [target]
+    whole = render_page(page_data(run, layout, run.frames))
+    if len(whole.encode("utf-8")) <= max_bytes or len(run.frames) <= 2:
+        pages = {target: whole}
     else:
-        files = [target.with_name(f"{target.stem}.part{k + 1}.html") for k in range(len(bounds))]
-    for k, (first, last) in enumerate(bounds):
-        part = None
-        if len(bounds) > 1:
-            part = {
-                "index": k,
-                "files": [f.name for f in files],
-                "message": (
-                    f"This run is too big for one page ({len(run.frames) - 1:,} ticks), so it is "
-                    f"split in {len(bounds)} parts of consecutive ticks; this is part {k + 1} "
-                    f"(ticks {run.frames[first]['tick']} to {run.frames[last]['tick']})."
-                ),
-            }
-        html = render_page(page_data(run, layout, run.frames[first : last + 1], part))
-        files[k].parent.mkdir(parents=True, exist_ok=True)
-        files[k].write_text(html, encoding="utf-8")
-    return files
+        pages = split_pages(run, layout, max_bytes, target)
+    for path, html in pages.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+    return list(pages)
 
 
 def default_target(run: Path, source: EpisodeSource, many: bool) -> Path:
