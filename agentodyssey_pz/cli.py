@@ -393,7 +393,7 @@ def add_view_parser(sub: argparse._SubParsersAction) -> None:
     )
     view.add_argument(
         "--max-page-mb",
-        type=POSITIVE_MB,
+        type=megabytes,
         default=4.0,
         help="split an episode whose page would be bigger into parts",
     )
@@ -404,12 +404,13 @@ def add_view_parser(sub: argparse._SubParsersAction) -> None:
     view.set_defaults(func=cmd_view)
 
 
-def POSITIVE_MB(text: str) -> float:
+def megabytes(text: str) -> float:
+    """An argparse type: a page size in MB, above 0.01 and finite."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of megabytes, got {text!r}") from None
-    if not value > 0.01 or value != value or value == float("inf"):
+    if not 0.01 < value < float("inf"):  # NaN fails too
         raise argparse.ArgumentTypeError(f"expected a size above 0.01 MB, got {text!r}")
     return value
 
