@@ -21,6 +21,7 @@ from agentodyssey_pz.policies.aftermath import Aftermath
 from agentodyssey_pz.policies.bosses import BossReading
 from agentodyssey_pz.policies.carrying import Carrying
 from agentodyssey_pz.policies.fighting import Fighting
+from agentodyssey_pz.policies.lighting import Lighting
 from agentodyssey_pz.policies.money import Money
 from agentodyssey_pz.policies.navigation import BLOCKED_TICKS, Navigation
 from agentodyssey_pz.policies.planning import WAIT, Plan, PlannerCore, Stuck
@@ -47,6 +48,7 @@ class Planner(
     QuestReading,
     Teamwork,
     Aftermath,
+    Lighting,
     PlannerCore,
 ):
     """A scripted player for one agent of one game; `command()` gives its next command."""

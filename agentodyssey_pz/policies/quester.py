@@ -84,6 +84,7 @@ class QuestPlanner(Planner):
         chores = (
             ("burn", self.burn_corpses),
             ("fuel", self.carry_fuel),
+            ("light", self.carry_light),
             ("snack", self.snack),
             ("provision", self.provision),
             ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),

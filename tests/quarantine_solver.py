@@ -161,8 +161,8 @@ class QuarantineSolver(QuestSolver):
         hit = max(0, npc.attack_power - agent.defense)
         guarded = int(hit * self._base("steps.combat_rhythm").DEFEND_FACTOR)
         run = 0  # the attack beats that follow this one
-        while pattern and pattern[(index + 1 + run) % len(pattern)] == ATTACK and run < len(
-            pattern
+        while (
+            pattern and pattern[(index + 1 + run) % len(pattern)] == ATTACK and run < len(pattern)
         ):
             run += 1
         danger = run * guarded + hit // 2  # and an ambush's worth
