@@ -127,11 +127,21 @@ class QuarantineSolver(QuestSolver):
             if agent.combats:
                 yield from self.finish_fights()
                 continue
-            if self.herb_count() < HERB_STOCK // 2 and not self.is_blocked("herbs"):
+            away = agent.area_id != npc.area_id  # there, I never leave it for herbs
+            if away and self.herb_count() < HERB_STOCK // 2 and not self.is_blocked("herbs"):
                 start = self.issued
                 yield from self.stock_herbs()
                 if self.issued == start:
                     self.block("herbs")
+                continue
+            if self.best_weapon() is None and not self.is_blocked("weapon"):
+                start = self.issued
+                try:
+                    yield from self.get_weapon()
+                except Stuck:
+                    self.block("weapon")
+                if self.issued == start:
+                    self.block("weapon")
                 continue
             yield from self.arm(npc.id)
             yield from self.goto(npc.area_id)
