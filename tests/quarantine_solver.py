@@ -5,11 +5,13 @@ the test solver (`quest_solver.QuestSolver`, the quester's planner) for every go
 at the last goal (the tyrant dead, the serum left in the reactor area with both agents there) it
 fights the tyrant with these tactics, commands only, through `Game.tick`:
 
-* herbs: before the fight each agent carries HERB_STOCK herbs (the best healers first: blue,
-  red, green), picked up where they lie;
-* both together: each walks to the tyrant's area and waits there (healing with herbs while it
-  waits) until every teammate still at that goal stands there at full health or close to it; then
-  all strike in the same tick, each in its own rhythm with the tyrant;
+* gear: a weapon if I have none (`get_weapon`); HERB_STOCK herbs (the best healers first: blue,
+  red, green) picked up where they lie, on my way (in the tyrant's area I take only the herbs lying
+  there, and only when I am short of a pair);
+* both together: each walks to the tyrant's area, heals there to READY_SHARE of its health and
+  waits (MAX_WAIT ticks at most) until every teammate still at that goal stands there healed (or
+  without a pair of herbs to heal with); then all strike in the same tick, each in its own rhythm
+  with the tyrant;
 * the rhythm: `defend` on the tyrant's attack beats (a tenth of its blow), strike on its defend
   and wait beats, and drink a concoction (`concoct`, the outbreak pack's verb) on a defend beat
   when the pair's potency fits the health missing, or on any beat that is not an attack beat when
@@ -28,6 +30,7 @@ from typing import Any
 from quest_solver import QuestSolver
 
 from agentodyssey_pz.policies.planning import WAIT, Plan, Stuck
+from agentodyssey_pz.world.agents import possession
 
 TYRANT_VAR = "ch2_tyrant_npc"  # the quest variable naming the last fight's enemy
 CONCOCT = "concoct"
@@ -70,6 +73,11 @@ class QuarantineSolver(QuestSolver):
             return None
         potency, h1, h2 = max(options)
         return h1, h2, potency
+
+    def can_heal(self, body: Any) -> bool:
+        """Whether an agent carries a pair of herbs (it heals itself before it is ready)."""
+        held = possession(self.world, body)
+        return sum(held.get(h, 0) for h in self.herbs()) >= 2
 
     def concoct(self, h1: str, h2: str) -> str:
         names = self.world.objects
@@ -145,18 +153,26 @@ class QuarantineSolver(QuestSolver):
                 continue
             yield from self.arm(npc.id)
             yield from self.goto(npc.area_id)
+            if self.herb_count() < 2:  # short of a pair: the herbs lying here, if any
+                start = self.issued
+                for herb in reversed(self.herbs()):
+                    yield from self.stow(herb, HERB_STOCK, force=False)
+                if self.issued != start:
+                    continue
             start = self.issued
             yield from self.heal_up(READY_SHARE)
             if self.issued != start:
                 continue
             ready = all(
-                m.area_id == npc.area_id and m.hp >= m.max_hp * READY_SHARE
+                m.area_id == npc.area_id
+                and (m.hp >= m.max_hp * READY_SHARE or not self.can_heal(m))
                 for m in self.mates_at_goal()
             )
             if not ready and self.waited < MAX_WAIT:
                 self.waited += 1
                 yield WAIT
                 continue
+            self.waited = 0
             yield from self.arm(npc.id)
             yield f"{ATTACK} {npc.name}"
 

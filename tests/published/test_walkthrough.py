@@ -536,16 +536,17 @@ def test_saltglass_the_one_seal_is_handed_on_and_one_delivery_ends_it(published)
 # lantern and holds it in the unlit areas (`policies.lighting`); corpses are burned where they
 # fall when the fuel is at hand (`aftermath`).
 #
-# Seeds, and why: seeds 0-39 were played to 3,000 ticks. Both agents finish on 10, 21, 26, 29
-# and 32; on 21 and 26 both strike the tyrant in the same tick and nobody dies in that fight
-# (on 10, 29 and 32 they die at the tyrant or on the way, over and over, and wear it down: no
-# rule gives it health back). On most other seeds a lockdown seals a way the quester needs and no
-# key is left for it ("no way to get a key for a path locked with None": only the master keycard
-# lifts a lockdown, and an `obj_key` opens a sealed path once), or the agents die over and over
-# in the dark before the last goal; on 28 one agent finishes alone (its delivery ends it).
-# * quarantine 26: 232 ticks, both at the last goal from tick 170; they strike the tyrant first
-#   at tick 205 and kill it at 229 (4 concoctions in the fight, the lowest health 57 of 180), 8
-#   deaths before it.
+# Seeds, and why: seeds 0-39 were played to 3,000 ticks. Both agents finish on 10, 21, 22, 26, 28
+# and 32. On 21 and 26 both strike the tyrant in the same tick and nobody dies in that fight; on
+# the others the reactor is at level 5 (330 HP, 90 attack) or in the lab entrance among the lab
+# zombies, and agents die in the fight (2 to 32 deaths) and come back to it: the tyrant never gets
+# its health back. On most other seeds a lockdown seals a way the quester needs and no key is left
+# for it ("no way to get a key for a path locked with None": only the master keycard lifts a
+# lockdown, and an `obj_key` opens a sealed path once), or the agents die over and over before the
+# last goal; on 29 one agent finishes alone (its delivery ends the episode).
+# * quarantine 26: 232 ticks, both at the last goal from tick 170; both strike the tyrant at tick
+#   205 and kill it at 229 (4 concoctions in the fight, the lowest health 57 of 180), 8 deaths
+#   before it.
 # * quarantine 21: 226 ticks; the tyrant from tick 199 to 223, 10 deaths before it.
 # Run time: about 0.5 s of play each.
 QUARANTINE_CASES = {
