@@ -1,0 +1,112 @@
+"""robot_kingdom's tactics for the walkthrough's solvers (test helper; text commands only).
+
+`RobotSolver` is the test solver (`quest_solver.QuestSolver`, the quester's planner) with what
+robot_kingdom's `war_machines` pack asks of a player on top:
+
+* **Siege.** The kills and the clearing of chapter 3's entrance area (`ch3_entrance_area`, a
+  level-4 or level-5 room that territory reclamation refills while nobody stands in it) are
+  fought as one siege: both agents go there, never leave to train or gear up, strike the enemy
+  one of them already fights (focus fire) and walk straight back after a death. While one of them
+  is in the room, reclamation brings nothing new there.
+* **Hesitation.** Agents standing together make every enemy fighting them skip an action each
+  tick (`united_presence_step`, priority 1, before the rhythm at 2): the beat an enemy plays this
+  tick is the one after its recorded index, so the solver guards on that beat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quest_solver import QuestSolver
+
+from agentodyssey_pz.policies.planning import Plan, Stuck
+
+ATTACK, DEFEND = "attack", "defend"
+SIEGE_AREA = "ch3_entrance_area"
+MAX_SIEGE = 3000  # commands of one siege before it gives up
+
+
+class RobotSolver(QuestSolver):
+    def siege_area(self) -> str | None:
+        return self.variables.get(SIEGE_AREA)
+
+    def co_located(self) -> bool:
+        """Another living agent stands with me (enemies fighting us hesitate)."""
+        me = self.agent
+        return any(
+            a.id != me.id and a.hp > 0 and a.area_id == me.area_id
+            for a in self.game.agents.values()
+        )
+
+    def beat_now(self, npc: Any) -> str:
+        """The action the NPC plays against me this tick."""
+        engaged = self.agent.combats.get(npc.id)
+        pattern = npc.combat_pattern
+        if engaged is None or not pattern:
+            return "wait"
+        index = engaged.rhythm_index + (1 if self.co_located() else 0)
+        return pattern[index % len(pattern)]
+
+    def satisfy(self, cond: Any) -> Plan:
+        area = self.siege_area()
+        if area is not None:
+            p = cond.params
+            if cond.kind == "area_clear" and self.resolve(p["area"]) == area:
+                yield from self.siege(area, cond)
+                return
+            if cond.kind == "npc_dead":
+                npc = self.world.npcs.get(self.resolve(p["npc"]))
+                if npc is not None and npc.area_id == area:
+                    yield from self.siege(area, cond, npc.id)
+                    return
+        yield from super().satisfy(cond)
+
+    def siege(self, area: str, cond: Any, target: str | None = None) -> Plan:
+        """Fight in `area` until the condition holds (the target dead, the room empty)."""
+        npcs = self.world.npcs
+        key = self.stage_key()
+        for _ in range(MAX_SIEGE):
+            if self.stage_key() != key:
+                return
+            if target is not None and (npcs[target].hp <= 0 or npcs[target].area_id is None):
+                return
+            if target is None and self.holds(cond):
+                return
+            if self.agent.area_id != area:
+                yield from self.goto(area)
+                continue
+            foes = [
+                n for n in self.world.visible_npcs(area, self.aid) if npcs[n].enemy and npcs[n].hp > 0
+            ]
+            if not foes:
+                yield "wait"
+                continue
+            npc = npcs[self.pick(foes, target)]
+            if npc.id not in self.agent.combats:
+                yield from self.arm(npc.id)
+                if npc.id not in self.agent.combats:
+                    yield f"attack {npc.name}"
+                continue
+            beat = self.beat_now(npc)
+            strike = self.strikes(npc, beat, self.agent.hp, stamina=self.agent.stamina)
+            yield f"attack {npc.name}" if strike else DEFEND
+        raise Stuck(f"the siege of {area} does not end")
+
+    def pick(self, foes: list[str], target: str | None) -> str:
+        """The enemy to strike: one I fight, else one a teammate fights, else the target, else
+        the weakest."""
+        npcs = self.world.npcs
+        mine = [n for n in foes if n in self.agent.combats]
+        if mine:
+            return min(mine, key=lambda n: npcs[n].hp)
+        theirs = [
+            n
+            for n in foes
+            for a in self.game.agents.values()
+            if a.id != self.aid and a.area_id == self.agent.area_id and n in a.combats
+        ]
+        if theirs:
+            return min(theirs, key=lambda n: npcs[n].hp)
+        if target is not None and target in foes:
+            return target
+        return min(foes, key=lambda n: npcs[n].hp)
