@@ -8,6 +8,10 @@ robot_kingdom's `war_machines` pack asks of a player on top:
   fought as one siege: both agents go there, never leave to train or gear up, strike the enemy
   one of them already fights (focus fire) and walk straight back after a death. While one of them
   is in the room, reclamation brings nothing new there.
+* **Rubble carried.** The suppression charge's oil flask wants a rubble chunk (one rubble), and
+  the grounds' rubble is gone within about 100 ticks (the furnace takes ten, reclamation and
+  decay eat the rest of unvisited grounds). Once its stations are built, each solver picks up
+  one rubble and keeps it (never sold, stored away or left) until the charge is made.
 * **Hesitation.** Agents standing together make every enemy fighting them skip an action each
   tick (`united_presence_step`, priority 1, before the rhythm at 2): the beat an enemy plays this
   tick is the one after its recorded index, so the solver guards on that beat.
@@ -15,6 +19,7 @@ robot_kingdom's `war_machines` pack asks of a player on top:
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from quest_solver import QuestSolver
@@ -26,7 +31,39 @@ SIEGE_AREA = "ch3_entrance_area"
 MAX_SIEGE = 3000  # commands of one siege before it gives up
 
 
+CHARGE = "obj_quest_suppression_charge"
+CHARGE_STAGE = "ch3_craft_suppression"
+RUBBLE = ("obj_rubble", "obj_rubble_chunk", "obj_oil_flask")  # the flask's rubble, as it is made
+
+
 class RobotSolver(QuestSolver):
+    # ------------------------------------------------------------------ rubble for the charge
+    def charge_made(self) -> bool:
+        return CHARGE_STAGE in self.progress.get("completed", ()) or self.have(CHARGE) > 0
+
+    def kept_rubble(self) -> set[str]:
+        return set() if self.charge_made() else set(RUBBLE)
+
+    def chores(self) -> Plan:
+        yield from super().chores()
+        if not self.is_blocked("rubble"):
+            try:
+                yield from self.stock_rubble()
+            except Stuck:
+                self.block("rubble")
+
+    def stock_rubble(self) -> Plan:
+        if self.charge_made() or any(self.have(d) for d in RUBBLE):
+            return
+        yield from self.obtain(RUBBLE[0], 1)
+
+    def needed(self) -> set[str]:
+        return super().needed() | self.kept_rubble()
+
+    def spare(self) -> list[tuple[str, int]]:
+        kept = self.kept_rubble()
+        return [(o, n) for o, n in super().spare() if self.world.def_of(o).id not in kept]
+
     def siege_area(self) -> str | None:
         return self.variables.get(SIEGE_AREA)
 
@@ -47,6 +84,9 @@ class RobotSolver(QuestSolver):
         index = engaged.rhythm_index + (1 if self.co_located() else 0)
         return pattern[index % len(pattern)]
 
+    def sieges(self, area: str) -> bool:
+        return area == self.siege_area() or bool(os.environ.get("SIEGE_ALL"))
+
     def satisfy(self, cond: Any) -> Plan:
         area = self.siege_area()
         if area is not None:
@@ -56,8 +96,14 @@ class RobotSolver(QuestSolver):
                 return
             if cond.kind == "npc_dead":
                 npc = self.world.npcs.get(self.resolve(p["npc"]))
-                if npc is not None and npc.area_id == area:
-                    yield from self.siege(area, cond, npc.id)
+                if npc is not None and npc.area_id is not None and self.sieges(npc.area_id):
+                    yield from self.siege(npc.area_id, cond, npc.id)
+                    return
+            if cond.kind == "boss_already_defeated" and os.environ.get("SIEGE_BOSS"):
+                boss = self.boss_instance(p["boss"])
+                npc = self.world.npcs.get(boss) if boss else None
+                if npc is not None and npc.area_id is not None and npc.hp > 0:
+                    yield from self.siege(npc.area_id, cond, npc.id)
                     return
         yield from super().satisfy(cond)
 
