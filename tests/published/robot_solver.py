@@ -19,7 +19,6 @@ robot_kingdom's `war_machines` pack asks of a player on top:
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from quest_solver import QuestSolver
@@ -33,6 +32,7 @@ MAX_SIEGE = 3000  # commands of one siege before it gives up
 
 CHARGE = "obj_quest_suppression_charge"
 CHARGE_STAGE = "ch3_craft_suppression"
+FINAL = ("ch4_final_battle", "ch4_destroy_architect")
 RUBBLE = ("obj_rubble", "obj_rubble_chunk", "obj_oil_flask")  # the flask's rubble, as it is made
 
 
@@ -84,8 +84,29 @@ class RobotSolver(QuestSolver):
         index = engaged.rhythm_index + (1 if self.co_located() else 0)
         return pattern[index % len(pattern)]
 
+    # ------------------------------------------------------------------ finishing together
+    def waits_for_team(self, stage: Any) -> bool:
+        """The architect's kill drops the demon core where the last goal wants it: the kill
+        ends the quest. Hold back from the final battle until each teammate has only the final
+        battle and the core's goal left."""
+        if self.wait_for_team and stage.id in FINAL:
+            quest = self.game.quests.main_quest
+            for mate in self.teammates():
+                progress = mate.progress.get("main_quest") or {}
+                if progress.get("chapter") != len(quest.chapters) - 1:
+                    return True
+                done = set(progress.get("completed", ()))
+                if any(
+                    s.has_conditions and s.id not in done and s.id not in FINAL
+                    for s in quest.chapters[-1].stages
+                ):
+                    return True
+            return False
+        return super().waits_for_team(stage)
+
+    # ------------------------------------------------------------------ sieges
     def sieges(self, area: str) -> bool:
-        return area == self.siege_area() or bool(os.environ.get("SIEGE_ALL"))
+        return area == self.siege_area()
 
     def satisfy(self, cond: Any) -> Plan:
         area = self.siege_area()
@@ -99,7 +120,7 @@ class RobotSolver(QuestSolver):
                 if npc is not None and npc.area_id is not None and self.sieges(npc.area_id):
                     yield from self.siege(npc.area_id, cond, npc.id)
                     return
-            if cond.kind == "boss_already_defeated" and os.environ.get("SIEGE_BOSS"):
+            if cond.kind == "boss_already_defeated":
                 boss = self.boss_instance(p["boss"])
                 npc = self.world.npcs.get(boss) if boss else None
                 if npc is not None and npc.area_id is not None and npc.hp > 0:
