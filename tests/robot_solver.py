@@ -8,10 +8,12 @@ robot_kingdom's `war_machines` pack asks of a player on top:
   fought as one siege: both agents go there, never leave to train or gear up, strike the enemy
   one of them already fights (focus fire) and walk straight back after a death. While one of them
   is in the room, reclamation brings nothing new there.
-* **Rubble carried.** The suppression charge's oil flask wants a rubble chunk (one rubble), and
-  the grounds' rubble is gone within about 100 ticks (the furnace takes ten, reclamation and
-  decay eat the rest of unvisited grounds). Once its stations are built, each solver picks up
-  one rubble and keeps it (never sold, stored away or left) until the charge is made.
+* **Made early and kept.** The war banner wants two salvage cloths and a wooden rod (a log), the
+  suppression charge's oil flask a rubble chunk (a rubble), and the grounds' cloth, logs and
+  rubble are gone within about 100 ticks (the furnace and the workbench take rubble and logs,
+  reclamation and decay eat the rest of unvisited grounds). Once its stations are built, each
+  solver makes a banner and a rubble chunk and keeps them until their stages are done: never
+  sold or left behind, and no recipe may use them but those on the way to the stage's product.
 * **Hesitation.** Agents standing together make every enemy fighting them skip an action each
   tick (`united_presence_step`, priority 1, before the rhythm at 2): the beat an enemy plays this
   tick is the one after its recorded index, so the solver guards on that beat.
@@ -23,45 +25,81 @@ from typing import Any
 
 from quest_solver import QuestSolver
 
-from agentodyssey_pz.policies.planning import Plan, Stuck
+from agentodyssey_pz.policies.planning import INFINITE, Plan, Stuck
 
 ATTACK, DEFEND = "attack", "defend"
 SIEGE_AREA = "ch3_entrance_area"
 MAX_SIEGE = 3000  # commands of one siege before it gives up
 
 
-CHARGE = "obj_quest_suppression_charge"
-CHARGE_STAGE = "ch3_craft_suppression"
+# What a later quest craft needs that only the grounds hold, and the grounds lose early (the
+# furnace and the workbench take rubble and logs, reclamation and decay eat the rest of unvisited
+# grounds): (the stage, its product, (what to make early and keep, units, what it becomes on
+# the way to the product)). The war banner is made early itself (nothing else uses it); of the
+# charge, the rubble chunk its oil flask wants (one rubble, and raw rubble stays free for the
+# stations).
+STOCKS = (
+    ("ch2_craft_banner", "obj_quest_war_banner", (("obj_quest_war_banner", 1, ()),)),
+    (
+        "ch3_craft_suppression",
+        "obj_quest_suppression_charge",
+        (("obj_rubble_chunk", 2, ("obj_oil_flask",)),),
+    ),
+)
 FINAL = ("ch4_final_battle", "ch4_destroy_architect")
-RUBBLE = ("obj_rubble", "obj_rubble_chunk", "obj_oil_flask")  # the flask's rubble, as it is made
 
 
 class RobotSolver(QuestSolver):
-    # ------------------------------------------------------------------ rubble for the charge
-    def charge_made(self) -> bool:
-        return CHARGE_STAGE in self.progress.get("completed", ()) or self.have(CHARGE) > 0
+    # ------------------------------------------------------------------ materials carried
+    def stocks_open(self) -> list[tuple[str, int, tuple[str, ...]]]:
+        """The materials still to keep: those of crafts whose stage is not done and whose
+        product I do not have."""
+        done = set(self.progress.get("completed", ()))
+        return [
+            material
+            for stage, product, materials in STOCKS
+            if stage not in done and not self.have(product)
+            for material in materials
+        ]
 
-    def kept_rubble(self) -> set[str]:
-        return set() if self.charge_made() else set(RUBBLE)
+    def kept_stock(self) -> set[str]:
+        return {d for did, _, forms in self.stocks_open() for d in (did, *forms)}
 
     def chores(self) -> Plan:
         yield from super().chores()
-        if not self.is_blocked("rubble"):
+        for did, units, forms in self.stocks_open():
+            if self.have(did) + sum(self.have(f) for f in forms) >= units:
+                continue
+            if self.is_blocked(f"stock {did}"):
+                continue
             try:
-                yield from self.stock_rubble()
+                yield from self.obtain(did, units)
             except Stuck:
-                self.block("rubble")
+                self.block(f"stock {did}")  # each on its own: one failing holds up no other
 
-    def stock_rubble(self) -> Plan:
-        if self.charge_made() or any(self.have(d) for d in RUBBLE):
-            return
-        yield from self.obtain(RUBBLE[0], 1)
+    def stock_chain(self) -> set[str]:
+        """What may be made of the kept materials: their later forms and the products."""
+        done = set(self.progress.get("completed", ()))
+        return {
+            d
+            for stage, product, materials in STOCKS
+            if stage not in done
+            for d in (product, *(f for _, _, forms in materials for f in forms))
+        }
+
+    def craft_cost(self, did: str, need: int, depth: int = 0) -> float:
+        """No recipe eats a kept material unless it leads to the stage's product."""
+        kept = self.kept_stock()
+        recipe = self.world.objects[did].craft.ingredients
+        if kept and did not in self.stock_chain() and any(ing in kept for ing in recipe):
+            return INFINITE
+        return super().craft_cost(did, need, depth)
 
     def needed(self) -> set[str]:
-        return super().needed() | self.kept_rubble()
+        return super().needed() | self.kept_stock()
 
     def spare(self) -> list[tuple[str, int]]:
-        kept = self.kept_rubble()
+        kept = self.kept_stock()
         return [(o, n) for o, n in super().spare() if self.world.def_of(o).id not in kept]
 
     def siege_area(self) -> str | None:
