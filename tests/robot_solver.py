@@ -180,9 +180,8 @@ class RobotSolver(QuestSolver):
             if self.agent.area_id != area:
                 yield from self.goto(area)
                 continue
-            foes = [
-                n for n in self.world.visible_npcs(area, self.aid) if npcs[n].enemy and npcs[n].hp > 0
-            ]
+            here = self.world.visible_npcs(area, self.aid)
+            foes = [n for n in here if npcs[n].enemy and npcs[n].hp > 0]
             if not foes:
                 yield "wait"
                 continue
