@@ -4,19 +4,24 @@
 robot_kingdom's `war_machines` pack asks of a player on top:
 
 * **Siege.** The kills and the clearing of chapter 3's entrance area (`ch3_entrance_area`, a
-  level-4 or level-5 room that territory reclamation refills while nobody stands in it) are
-  fought as one siege: both agents go there, never leave to train or gear up, strike the enemy
-  one of them already fights (focus fire) and walk straight back after a death. While one of them
-  is in the room, reclamation brings nothing new there.
+  level-4 or level-5 room that territory reclamation refills while nobody stands in it), and the
+  three bosses, are fought as sieges: go there, never leave to train or gear up, strike the enemy
+  I already fight, else the one a teammate fights (focus fire), else the target, else the
+  weakest, and walk straight back after a death. Both agents do it, so one of them is mostly in
+  the room, and while one is there reclamation brings nothing new.
+* **Hesitation.** Agents standing together make every enemy fighting them skip an action each
+  tick (`united_presence_step`, priority 1, before the rhythm at 2): the beat an enemy plays this
+  tick is the one after its recorded index, so the siege guards (`defend`) on that beat.
 * **Made early and kept.** The war banner wants two salvage cloths and a wooden rod (a log), the
   suppression charge's oil flask a rubble chunk (a rubble), and the grounds' cloth, logs and
   rubble are gone within about 100 ticks (the furnace and the workbench take rubble and logs,
-  reclamation and decay eat the rest of unvisited grounds). Once its stations are built, each
-  solver makes a banner and a rubble chunk and keeps them until their stages are done: never
-  sold or left behind, and no recipe may use them but those on the way to the stage's product.
-* **Hesitation.** Agents standing together make every enemy fighting them skip an action each
-  tick (`united_presence_step`, priority 1, before the rhythm at 2): the beat an enemy plays this
-  tick is the one after its recorded index, so the solver guards on that beat.
+  reclamation and decay eat the rest of unvisited grounds). Between steps each solver makes a
+  banner and two rubble chunks (one to spare: a death may scatter them) and keeps them until
+  their stages are done: never sold or left behind, and no recipe may use them but those on the
+  way to the stage's product.
+* **Finishing together.** The architect's kill drops the demon core where the last goal wants
+  it, so the kill ends the quest: before the final battle each solver waits until its teammate
+  has nothing else left, and the one kill then completes the quest for both.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from quest_solver import QuestSolver
 
 from agentodyssey_pz.policies.planning import INFINITE, Plan, Stuck
 
-ATTACK, DEFEND = "attack", "defend"
+DEFEND = "defend"
 SIEGE_AREA = "ch3_entrance_area"
 MAX_SIEGE = 3000  # commands of one siege before it gives up
 
@@ -105,21 +110,28 @@ class RobotSolver(QuestSolver):
     def siege_area(self) -> str | None:
         return self.variables.get(SIEGE_AREA)
 
-    def co_located(self) -> bool:
-        """Another living agent stands with me (enemies fighting us hesitate)."""
-        me = self.agent
-        return any(
-            a.id != me.id and a.hp > 0 and a.area_id == me.area_id
-            for a in self.game.agents.values()
-        )
-
     def beat_now(self, npc: Any) -> str:
-        """The action the NPC plays against me this tick."""
+        """The action the NPC plays against me this tick. Where living agents stand together,
+        united presence first moves on, once, the index of the first of them (in agent order)
+        fighting the NPC here, and gives that index to the others fighting it."""
         engaged = self.agent.combats.get(npc.id)
         pattern = npc.combat_pattern
         if engaged is None or not pattern:
             return "wait"
-        index = engaged.rhythm_index + (1 if self.co_located() else 0)
+        area = self.agent.area_id
+        together = [a for a in self.game.agents.values() if a.hp > 0 and a.area_id == area]
+        index = engaged.rhythm_index
+        if len(together) > 1 and npc.enemy and npc.hp > 0:
+            first = next(
+                (
+                    e
+                    for a in together
+                    for e in (a.combats.get(npc.id),)
+                    if e is not None and e.area_id == area
+                ),
+                engaged,
+            )
+            index = first.rhythm_index + 1
         return pattern[index % len(pattern)]
 
     # ------------------------------------------------------------------ finishing together
