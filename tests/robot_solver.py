@@ -30,9 +30,18 @@ from typing import Any
 
 from quest_solver import QuestSolver
 
+from agentodyssey_pz.engine.config import GameConfig
+from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.policies.planning import INFINITE, Plan, Stuck
 
 DEFEND = "defend"
+# The NPC definitions intimidation leaves alone in the walkthrough: robot_kingdom's two guides (its
+# default) and the quest's friendly NPCs, whom it kills within about 15 to 100 ticks as published.
+SPARED = (
+    "npc_quest_wayfarer_guide", "npc_side_quest_guide", "npc_old_marshal",
+    "npc_quest_scout_lyra", "npc_kael_ashworth", "npc_quest_forgemaster_dren",
+    "npc_vessa_ironhand",
+)  # fmt: skip
 SIEGE_AREA = "ch3_entrance_area"
 MAX_SIEGE = 3000  # commands of one siege before it gives up
 
@@ -52,6 +61,25 @@ STOCKS = (
     ),
 )
 FINAL = ("ch4_final_battle", "ch4_destroy_architect")
+
+
+def robot_game(agents: int, **switches: dict[str, Any]) -> Game:
+    """robot_kingdom (tutorial off, as published) with intimidation sparing SPARED, and any
+    other settings given (rule name -> settings)."""
+    import attrs
+
+    from agentodyssey_pz.engine.worldpack import load_world_pack
+
+    pack = load_world_pack("agentodyssey:robot_kingdom")
+    features = pack.definition.features
+    settings = {rule: dict(values) for rule, values in (features.rule_settings or {}).items()}
+    settings.setdefault("intimidation_step", {})["guides"] = list(SPARED)
+    for rule, values in switches.items():
+        settings.setdefault(rule, {}).update(values)
+    definition = attrs.evolve(
+        pack.definition, features=attrs.evolve(features, rule_settings=settings)
+    )
+    return Game(attrs.evolve(pack, definition=definition), agents, GameConfig(tutorial=False))
 
 
 class RobotSolver(QuestSolver):

@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 from quest_solver import QuestSolver, run_team
+from robot_solver import RobotSolver, robot_game
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.game import Game
@@ -343,30 +344,6 @@ def test_metropolis_a_foe_killed_by_one_agent_counts_for_the_other(
 # two more do not finish within 2,000 ticks (seeds 4 and 21).
 ROBOT_SEED, ROBOT_TICKS = 17, 1000  # the run ends at tick 449
 ROBOT_STAGES = 40
-SPARED = (
-    "npc_quest_wayfarer_guide", "npc_side_quest_guide", "npc_old_marshal",
-    "npc_quest_scout_lyra", "npc_kael_ashworth", "npc_quest_forgemaster_dren",
-    "npc_vessa_ironhand",
-)  # fmt: skip
-
-
-def robot_kingdom_game(**switches: dict[str, Any]) -> Game:
-    """robot_kingdom with intimidation sparing the quest's friends (and any other settings:
-    rule name -> settings)."""
-    import attrs
-
-    from agentodyssey_pz.engine.worldpack import load_world_pack
-
-    pack = load_world_pack("agentodyssey:robot_kingdom")
-    features = pack.definition.features
-    settings = {rule: dict(values) for rule, values in (features.rule_settings or {}).items()}
-    settings.setdefault("intimidation_step", {})["guides"] = list(SPARED)
-    for rule, values in switches.items():
-        settings.setdefault(rule, {}).update(values)
-    definition = attrs.evolve(
-        pack.definition, features=attrs.evolve(features, rule_settings=settings)
-    )
-    return Game(attrs.evolve(pack, definition=definition), AGENTS, GameConfig(tutorial=False))
 
 
 _ROBOT: list[Walk] = []
@@ -375,9 +352,7 @@ _ROBOT: list[Walk] = []
 def robot_walk() -> Walk:
     """The run, once per session: both solvers until the quest ends the episode."""
     if not _ROBOT:
-        from robot_solver import RobotSolver
-
-        game = robot_kingdom_game()
+        game = robot_game(AGENTS)
         game.reset(seed=ROBOT_SEED)
         solvers = {aid: RobotSolver(game, aid, wait_for_team=True) for aid in game.agent_ids}
         results, stuck = run_team(game, solvers, ROBOT_TICKS)
