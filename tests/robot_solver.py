@@ -43,6 +43,7 @@ SPARED = (
     "npc_vessa_ironhand",
 )  # fmt: skip
 SIEGE_AREA = "ch3_entrance_area"
+STOCK_RETRY = 20  # ticks after a material could not be had before it is tried again
 MAX_SIEGE = 3000  # commands of one siege before it gives up
 
 
@@ -83,6 +84,11 @@ def robot_game(agents: int, **switches: dict[str, Any]) -> Game:
 
 
 class RobotSolver(QuestSolver):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.stock_retry: dict[str, int] = {}  # material -> tick before which it is not tried
+        self.shared: dict[str, int] = {}  # material -> units given to teammates
+        super().__init__(*args, **kwargs)
+
     # ------------------------------------------------------------------ materials carried
     def stocks_open(self) -> list[tuple[str, int, tuple[str, ...]]]:
         """The materials still to keep: those of crafts whose stage is not done and whose
@@ -101,14 +107,34 @@ class RobotSolver(QuestSolver):
     def chores(self) -> Plan:
         yield from super().chores()
         for did, units, forms in self.stocks_open():
+            units -= self.shared.get(did, 0)
             if self.have(did) + sum(self.have(f) for f in forms) >= units:
                 continue
-            if self.is_blocked(f"stock {did}"):
+            if self.stock_retry.get(did, -1) > self.game.tick_index:
                 continue
             try:
                 yield from self.obtain(did, units)
-            except Stuck:
-                self.block(f"stock {did}")  # each on its own: one failing holds up no other
+            except Stuck:  # each on its own: one failing holds up no other
+                self.stock_retry[did] = self.game.tick_index + STOCK_RETRY
+        yield from self.share_stock()
+
+    def share_stock(self) -> Plan:
+        """A teammate standing here without any of a kept material gets my spare (dropped at
+        its feet, once: I keep the rest)."""
+        for did, _, forms in self.stocks_open():
+            if self.have(did) < 2 or self.shared.get(did):
+                continue
+            for mate in self.teammates():
+                if mate.hp <= 0 or mate.area_id != self.agent.area_id:
+                    continue
+                if any(self.mate_has(mate, d) for d in (did, *forms)):
+                    continue
+                yield from self.hold(did)
+                held = next((o for o in self.agent.hands if self.matches(o, did)), None)
+                if held is not None:
+                    yield f"drop {self.world.name_of(held)}"
+                    self.shared[did] = self.shared.get(did, 0) + 1  # my spare is gone
+                return
 
     def stock_chain(self) -> set[str]:
         """What may be made of the kept materials: their later forms and the products."""
