@@ -16,9 +16,10 @@ robot_kingdom's `war_machines` pack asks of a player on top:
   suppression charge's oil flask a rubble chunk (a rubble), and the grounds' cloth, logs and
   rubble are gone within about 100 ticks (the furnace and the workbench take rubble and logs,
   reclamation and decay eat the rest of unvisited grounds). Between steps each solver makes a
-  banner and two rubble chunks (one to spare: a death may scatter them) and keeps them until
-  their stages are done: never sold or left behind, and no recipe may use them but those on the
-  way to the stage's product.
+  banner and two rubble chunks and keeps them until their stages are done: never sold or left
+  behind, and no recipe may use them but those on the way to the stage's product. The spare
+  chunk goes to a teammate standing with me who has none (one solver may find the rubble gone
+  when it first looks).
 * **Finishing together.** The architect's kill drops the demon core where the last goal wants
   it, so the kill ends the quest: before the final battle each solver waits until its teammate
   has nothing else left, and the one kill then completes the quest for both.
