@@ -68,6 +68,8 @@ def test_the_readme_python_snippets_run(tmp_path: Path) -> None:
     assert len(snippets) >= 2
     script = tmp_path / "snippets.py"
     script.write_text("\n".join(snippets), encoding="utf-8")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Current Location" in done.stdout

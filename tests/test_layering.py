@@ -199,3 +199,26 @@ def test_the_checker_catches_a_planted_upward_import(source: str, module: str, l
 )  # fmt: skip
 def test_the_checker_accepts_allowed_imports(source: str, module: str, layer: str) -> None:
     assert violations(source, module, layer) == []
+
+
+def test_the_architecture_page_draws_the_layers_this_test_enforces() -> None:
+    """docs/architecture.md's picture names the layers top to bottom; it must be the order the
+    table above allows (each may import only those drawn below it), every layer drawn once."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    picture = text.split("```")[1]
+    drawn: list[str] = []
+    for line in picture.splitlines():
+        name = line.split()[0] if line.split() else ""
+        if name.startswith(f"{PACKAGE}."):
+            drawn.append(name.split(".")[1])
+        elif name.startswith("checkpoint,"):
+            drawn.append("checkpoint+deps")
+    want = ["adapter", "observe", "checkpoint+deps", "engine", "rules", "world"]
+    assert drawn == want, f"docs/architecture.md draws {drawn}, the layers are {want}"
+    # What each layer may import is drawn below it (services and observe both stand on the engine).
+    below: set[str] = {"leaf"}
+    for layer in reversed(want):
+        names = layer.split("+")
+        below.update(names)
+        for name in names:
+            assert ALLOWED[name] <= below, f"{name} may import {sorted(ALLOWED[name] - below)}"
