@@ -131,3 +131,10 @@ class Scavenge(BaseActionRule):
         agent = ctx.actor
         refused = refusal(ctx.world, agent, ctx.game.tick_index, self.settings["cooldown"])
         return [()] if refused is None else []
+
+    def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
+        """The one entry while `valid_params` lists `()` (the base derives the same from it, at
+        the cost of a generic pass for every agent and tick)."""
+        agent = ctx.actor
+        refused = refusal(ctx.world, agent, ctx.game.tick_index, self.settings["cooldown"])
+        return [(None, ())] if refused is None else []

@@ -110,22 +110,26 @@ class TerritoryReclamation(BaseStepRule):
         visited, records = state["last_visited"], state["records"]
         step = game.tick_index
         occupied = game.occupied_areas()
-        tutorial = tutorial_place(world)
-        for area_id in world.areas:  # new areas in definition order, before the occupied ones
-            if area_id not in visited:
-                visited[area_id] = step
+        areas = world.areas
+        # New areas get the tick in definition order, before the occupied ones. Only the first
+        # tick and world expansion bring any: a set comparison in C tells, not a loop per area.
+        if not visited.keys() >= areas.keys():
+            for area_id in areas:
+                if area_id not in visited:
+                    visited[area_id] = step
         for area_id in occupied:
             visited[area_id] = step
             records.pop(area_id, None)  # (none is ever made for the spawn area or a tutorial room)
         dormant_since = step - s["dormant_after"]  # visited at or before: dormant
-        spawn = world.spawn_area
-        for area_id, area in world.areas.items():
+        due_since = step - s["every"]  # an area's last reclamation tick at or before: it is due
+        spawn, tutorial = world.spawn_area, tutorial_place(world)
+        table = None  # what lies vulnerable on a floor: looked up once a tick, when an area is due
+        for area_id, area in areas.items():
             last = visited[area_id]
             if last > dormant_since or area_id == spawn or area_id in occupied:
                 continue
             if tutorial is not None and area.place_id == tutorial:
                 continue
-            dormancy = step - last
             rec = records.get(area_id)
             if rec is None:
                 rec = records[area_id] = {
@@ -133,18 +137,29 @@ class TerritoryReclamation(BaseStepRule):
                     "last_tick_step": last + s["dormant_after"],
                     "spawned_enemies": 0,
                 }
-            if step - rec["last_tick_step"] < s["every"]:
+            if rec["last_tick_step"] > due_since:
                 continue
             rec["ticks"] += 1
             rec["last_tick_step"] = step
-            self._tick(ctx, res, area_id, rec, dormancy)
+            if table is None:
+                table = vulnerable_table(world, s["protect_quest_objects"])
+            self._tick(ctx, res, area_id, rec, step - last, table)
 
     def _tick(
-        self, ctx: RuleContext, res: RuleResult, area_id: str, rec: dict[str, Any], dormancy: int
+        self,
+        ctx: RuleContext,
+        res: RuleResult,
+        area_id: str,
+        rec: dict[str, Any],
+        dormancy: int,
+        table: Any = None,
     ) -> None:
+        """`table`: `vulnerable_table` of this world and setting, when the caller has it."""
         game, world, s = ctx.game, ctx.world, self.settings
-        ground = world.areas[area_id].objects
-        table = vulnerable_table(world, s["protect_quest_objects"])
+        area = world.areas[area_id]
+        ground = area.objects
+        if table is None:
+            table = vulnerable_table(world, s["protect_quest_objects"])
         decayed: dict[str, int] = {}
         for oid, count in list(ground.items()):
             if count <= 0 or table[oid] is None:
@@ -158,10 +173,10 @@ class TerritoryReclamation(BaseStepRule):
             protos = raiders(world)
             if protos:
                 proto = game.rng.choice(protos)
-                npc = new_npc(game, proto, world.areas[area_id].level, area_id)
+                npc = new_npc(game, proto, area.level, area_id)
                 rec["spawned_enemies"] += 1
                 spawned = npc.id
-                name = world.areas[area_id].name
+                name = area.name
                 for neighbour in world.graph.neighbors(area_id):
                     tell_area(
                         game, res, neighbour, "reclamation.spawn",

@@ -189,6 +189,33 @@ def test_enemies_wear_friends_down_and_absorb_the_fallen(game) -> None:
     assert game.world.auxiliary["intimidation"][marshal.id] == {"total_damage": 12}
 
 
+def test_intimidation_sees_npcs_come_go_and_die_between_ticks(game) -> None:
+    """NPCs placed, moved away or killed after a tick count on the next one (what a cache of the
+    areas' sides would have to get right)."""
+    game.world.auxiliary.pop("intimidation", None)
+    marshal = spawn_npc(game, MARSHAL, YARD, hp=100)
+    first = foe(game, agent_id=None)
+    damages = []
+
+    def tick() -> None:
+        res = step(game, "intimidation_step")
+        hits = [d for t, d in main_events(res) if t == "npc_intimidated"]
+        damages.append(hits[0]["damage"] if hits else 0)
+
+    tick()  # one enemy: 3
+    second = foe(game, agent_id=None)
+    tick()  # it came in: 6
+    game.world.place_npc(first.id, BARRACKS)
+    tick()  # one moved away: 3
+    second.hp = 0  # dead, still on the map
+    tick()  # no living enemy: nothing
+    game.world.place_npc(first.id, YARD)
+    kael = spawn_npc(game, KAEL, YARD, hp=100)  # another friendly joins
+    tick()
+    assert damages == [3, 6, 3, 0, 3]
+    assert (marshal.hp, kael.hp) == (100 - 15, 97)
+
+
 # ----------------------------------------------------------------------------- reclamation
 def test_an_empty_area_first_ticks_at_dormancy_eleven(game) -> None:
     put_on_ground(game, CELLAR, "obj_scrap_iron", 20)  # loses int(20 x 0.15) = 3
