@@ -329,6 +329,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     for path in stale:  # an earlier run's files must not pass for this run's
         path.unlink()
     written = plot_scores(report, out / f"scores.{args.plot}") if args.plot != "none" else None
+    pages = evaluation_pages(out, trajectory_dir, viewer=not args.no_viewer)
     print(format_table(report))
     print(f"\nreport: {report_path}")
     if stale:
@@ -338,7 +339,80 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"trajectories: {trajectory_dir}/episode-*.jsonl")
     if args.plot != "none":
         print(f"plot: {written}" if written is not None else PLOT_UNAVAILABLE)
+    if pages:
+        more = f" ({counted(len(pages), 'page')})" if len(pages) > 1 else ""
+        print(f"viewer: {pages[0]}{more}")
     return 0
+
+
+def evaluation_pages(out: Path, trajectory_dir: Path | None, *, viewer: bool) -> list[Path]:
+    """The replay viewer's pages of an evaluation (`viewer/` under its output folder), one per
+    logged episode; an earlier run's pages that this one does not rewrite are removed."""
+    from agentodyssey_pz.viewer.build import VIEWER_FOLDER, remove_stale_pages, write_pages
+
+    pages = write_pages(out) if viewer and trajectory_dir is not None else []
+    remove_stale_pages(out / VIEWER_FOLDER, pages)
+    return pages
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    """Write the replay viewer's page(s) of a run and print where."""
+    from agentodyssey_pz.viewer.build import write_pages
+
+    pages = write_pages(
+        args.run,
+        args.output,
+        max_bytes=int(args.max_page_mb * 1_000_000),
+        world=args.world,
+        rule_packs=args.rule_pack,
+    )
+    for page in pages:
+        print(page)
+    if len(pages) > 1 and any(".part" in p.name for p in pages):
+        print(f"note: a run too big for one page ({args.max_page_mb:g} MB) is split in parts")
+    return 0
+
+
+def add_view_parser(sub: argparse._SubParsersAction) -> None:
+    view = sub.add_parser(
+        "view",
+        help="write a replay viewer page (one self-contained HTML file) for each episode of a run",
+    )
+    view.add_argument(
+        "run",
+        metavar="RUN",
+        help="an evaluation's output folder, a trajectory log (episode-*.jsonl), or a checkpoint "
+        "episode folder (snapshot-*.json, journal-*.jsonl)",
+    )
+    view.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        help="the HTML file to write (a folder for a run of several episodes); default: an "
+        "evaluation's viewer/ folder, beside a log, or beside a checkpoint folder",
+    )
+    view.add_argument(
+        "--max-page-mb",
+        type=megabytes,
+        default=4.0,
+        help="split an episode whose page would be bigger into parts",
+    )
+    view.add_argument(
+        "--world", default=None, help="a checkpoint's world, if not bundled (its folder or file)"
+    )
+    add_rule_pack_option(view)
+    view.set_defaults(func=cmd_view)
+
+
+def megabytes(text: str) -> float:
+    """An argparse type: a page size in MB, above 0.01 and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of megabytes, got {text!r}") from None
+    if not 0.01 < value < float("inf"):  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a size above 0.01 MB, got {text!r}")
+    return value
 
 
 # --llm-* flag -> LLMSettings field (what `evaluate` passes on when the flag is given)
@@ -582,9 +656,19 @@ def add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--seed", type=SEED, default=0, help="episode e is played with seed+e")
     evaluate.add_argument("--workers", type=int, default=1, help="processes, same results")
     evaluate.add_argument(
-        "-o", "--output", default="evaluation", help="folder for report, logs and plot"
+        "-o",
+        "--output",
+        default="evaluation",
+        help="folder for report, logs, plot and viewer pages",
     )
-    evaluate.add_argument("--no-trajectories", action="store_true", help="write no logs")
+    evaluate.add_argument(
+        "--no-trajectories", action="store_true", help="write no logs (and so no viewer pages)"
+    )
+    evaluate.add_argument(
+        "--no-viewer",
+        action="store_true",
+        help="write no replay viewer pages (viewer/episode-*.html; `agentodyssey-pz view`)",
+    )
     evaluate.add_argument(
         "--plot", choices=[*PLOT_FORMATS, "none"], default="png", help="score plot format"
     )
@@ -756,6 +840,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_parser(sub)
     add_audit_parser(sub)
     add_diagnose_parser(sub)
+    add_view_parser(sub)
     return parser
 
 

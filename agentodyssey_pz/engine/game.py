@@ -401,7 +401,7 @@ class Game:
 
     @property
     def tutorial_active(self) -> bool:
-        """Some agent still has a tutorial room (world.auxiliary["tutorial_room"]["rooms"])."""
+        """Some agent still has a tutorial room (`world.auxiliary["tutorial_room"]["rooms"]`)."""
         tutorial = self.world.auxiliary.get("tutorial_room")
         return bool(tutorial and tutorial.get("rooms"))
 

@@ -56,7 +56,13 @@ class TrajectoryWriter:
     def write(self, record: Mapping[str, Any]) -> None:
         if self._fh is None:
             raise ValueError(f"{self.path}: the log is closed")
-        self._fh.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        try:
+            self._fh.write(line)
+        except UnicodeEncodeError:
+            # A lone surrogate (a model's broken answer, say) has no UTF-8 form: this one line is
+            # written with \u escapes instead, which read back to the same string.
+            self._fh.write(json.dumps(record, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
         if self._fh is not None:

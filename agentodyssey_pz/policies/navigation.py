@@ -242,6 +242,8 @@ class Navigation:
                     continue
                 weapon = self.best_weapon()
                 yield from self.hold(opener, keep=[weapon] if weapon else [])
+            else:
+                yield from self.light_up(path[1])  # a world whose darkness costs (`lighting`)
             self.entering = path[1]
             yield f"enter {world.areas[path[1]].name}"
             if not self.ok() and self.agent.combats:

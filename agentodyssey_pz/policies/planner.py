@@ -1,11 +1,12 @@
 """`Planner`: the scripted player's whole toolbox, and the loop that runs one goal with it.
 
 Policies layer. The planner combines the mixins (moving, carrying, getting things, money, fighting,
-bosses, getting ready for a fight, writing, reading the quest, teamwork, burning corpses) over the
-driver in `planning`. Its `play` keeps the body in order - fetch my things back after a death, keep
-an inventory, take up rewards dropped at my feet - and between those chores runs `round`, one step
-of the goal a subclass pursues (explore, craft, fight, trade, quest). When the goal has nothing to
-do, or a detour was asked for after the goal got stuck, it explores instead.
+bosses, getting ready for a fight, writing, reading the quest, teamwork, burning corpses, a light
+in the dark) over the driver in `planning`. Its `play` keeps the body in order - fetch my things
+back after a death, keep an inventory, take up rewards dropped at my feet - and between those
+chores runs `round`, one step of the goal a subclass pursues (explore, craft, fight, trade, quest).
+When the goal has nothing to do, or a detour was asked for after the goal got stuck, it explores
+instead.
 
 The mixins' methods are typed `self: Any`: each calls the others' through the one composite object
 (`goto` fetches keys with `obtain`, `obtain` fights with `fight` ...), which no single mixin knows.
@@ -21,6 +22,7 @@ from agentodyssey_pz.policies.aftermath import Aftermath
 from agentodyssey_pz.policies.bosses import BossReading
 from agentodyssey_pz.policies.carrying import Carrying
 from agentodyssey_pz.policies.fighting import Fighting
+from agentodyssey_pz.policies.lighting import Lighting
 from agentodyssey_pz.policies.money import Money
 from agentodyssey_pz.policies.navigation import BLOCKED_TICKS, Navigation
 from agentodyssey_pz.policies.planning import WAIT, Plan, PlannerCore, Stuck
@@ -47,6 +49,7 @@ class Planner(
     QuestReading,
     Teamwork,
     Aftermath,
+    Lighting,
     PlannerCore,
 ):
     """A scripted player for one agent of one game; `command()` gives its next command."""

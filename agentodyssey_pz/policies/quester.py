@@ -3,11 +3,12 @@
 Policies layer. `QuestPlanner.play` works on the stage the quest engine expects next (the current
 stage of a linear chapter, or the first open goal of a goal graph) and makes its conditions hold
 (`questing`), picking up the rewards stages leave at its feet. Between steps it does its chores:
-keys lying in its way, a meal when hurt and food for the road (`readiness`), a roomier bag when a
-recipe needs room, and help for teammates (`teamwork`). A plan that finds no way on is a setback:
-it steps out of harm's way and waits SETBACK_PAUSE ticks (paths shift, grounds and merchants fill
-again), and gives up with `Stuck` after MAX_SETBACKS at one stage. Without a main quest, once the
-quest is complete, or for a while after it got stuck (the policy's detour), it explores.
+keys lying in its way, a meal when hurt and food for the road (`readiness`), a light (`lighting`),
+a roomier bag when a recipe needs room, and help for teammates (`teamwork`). A plan that finds no
+way on is a setback: it steps out of harm's way and waits SETBACK_PAUSE ticks (paths shift, grounds
+and merchants fill again), and gives up with `Stuck` after MAX_SETBACKS at one stage. Without a
+main quest, once the quest is complete, or for a while after it got stuck (the policy's detour), it
+explores.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class QuestPlanner(Planner):
         chores = (
             ("burn", self.burn_corpses),
             ("fuel", self.carry_fuel),
+            ("light", self.carry_light),
             ("snack", self.snack),
             ("provision", self.provision),
             ("bigger bag", lambda: self.upgrade_inventory(self.stage_wants())),

@@ -407,3 +407,18 @@ def test_python_m_evaluates_the_bundled_policies_alike_in_two_processes(tmp_path
             assert name in done.stdout
         reports.append(json.loads((out / "report.json").read_text(encoding="utf-8")))
     assert without_timing(reports[0]) == without_timing(reports[1])
+
+
+def test_a_lone_surrogate_in_a_record_is_logged_and_read_back(tmp_path: Path) -> None:
+    """A model may answer with a lone surrogate, which has no UTF-8 form: the log still takes the
+    line (escaped) and every other line stays plain UTF-8."""
+    from agentodyssey_pz.evaluate.trajectory import TrajectoryWriter
+
+    writer = TrajectoryWriter(tmp_path / "episode-0000.jsonl")
+    writer.write({"command": "look \ud800 here"})
+    writer.write({"command": "café"})
+    writer.close()
+    raw = (tmp_path / "episode-0000.jsonl").read_bytes()
+    lines = [json.loads(line) for line in raw.decode("utf-8").splitlines()]
+    assert lines == [{"command": "look \ud800 here"}, {"command": "café"}]
+    assert "café".encode() in raw
