@@ -3,7 +3,7 @@ side by side, on the published base world with the same random valid-command pol
 
     python benchmarks/bench_vs_published.py                       # 3 and 16 agents, every mode
     python benchmarks/bench_vs_published.py --agents 1 3 16 --modes vector text_only text \
-        --ticks 300 --runs 5 --json results.json
+        --ticks 1000 --runs 5 --json results.json
 
 Both engines run in child processes, one fresh process per run, so each side pays the same
 process set-up (interpreter start, imports, world generation, reset), none of which is timed: the
@@ -83,7 +83,9 @@ agent_steps = resets = 0
 start = time.perf_counter()
 for _ in range(request["ticks"]):
     if mode == "vector":
-        actions = {a: rng.choice(np.flatnonzero(obs[a]["action_mask"]).tolist()) for a in env.agents}
+        actions = {}
+        for a in env.agents:
+            actions[a] = rng.choice(np.flatnonzero(obs[a]["action_mask"]).tolist())
     else:
         actions = {}
         for a in env.agents:
@@ -161,9 +163,15 @@ def run_ours(mode: str, agents: int, ticks: int, seed: int, timeout: float) -> d
 
 
 def their_files() -> tuple[Path, dict[str, str]]:
-    """The copy's root and the fixed part of their child's request (raises Unavailable)."""
+    """The copy's root and the fixed part of their child's request. Raises Unavailable when there
+    is no copy, when its base world turns the tutorial on, or when its engine cannot be imported
+    (a missing dependency)."""
     from agentodyssey_pz.errors import PublishedGameError
-    from agentodyssey_pz.integrations.published_engine import engine_package
+    from agentodyssey_pz.integrations.published_engine import (
+        EngineUnavailable,
+        engine_package,
+        run_child,
+    )
     from agentodyssey_pz.world.published.games import game_spec
     from agentodyssey_pz.world.published.locate import find_published
 
@@ -180,6 +188,15 @@ def their_files() -> tuple[Path, dict[str, str]]:
     for key in ("world", "config"):
         if not Path(request[key]).is_file():
             raise Unavailable(f"AgentOdyssey's copy at {root} has no {request[key]}")
+    events = json.loads(Path(request["world"]).read_text(encoding="utf-8")).get("custom_events")
+    if "tutorial" in (events or []):  # not so in 0.1.0: its base world plays no tutorial
+        raise Unavailable(f"{request['world']} turns the tutorial on; this comparison needs it off")
+    # Import its engine once up front, so a missing dependency is told before any run.
+    probe = "load(request['package'] + '.env'); out.write('{}')"
+    try:
+        run_child(root, probe, request, what=request["package"], timeout=300)
+    except EngineUnavailable as exc:
+        raise Unavailable(str(exc)) from None
     return root, request
 
 
@@ -307,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--agents", type=int, nargs="+", default=[3, 16], help="agent counts")
     parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
-    parser.add_argument("--ticks", type=int, default=300, help="env steps per run (default 300)")
+    parser.add_argument("--ticks", type=int, default=1000, help="env steps per run")
     parser.add_argument("--runs", type=int, default=3, help="interleaved run pairs per row")
     parser.add_argument("--json", help="also write the rows (and the settings) as JSON here")
     parser.add_argument("--markdown", help="also write the table as Markdown here")
@@ -318,16 +335,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--agents, --ticks and --runs must be positive")
     started = time.perf_counter()
     try:
-        rows = measure(
-            args.agents, args.modes, args.ticks, args.runs, args.timeout, not args.quiet
-        )
+        rows = measure(args.agents, args.modes, args.ticks, args.runs, args.timeout, not args.quiet)
     except Unavailable as exc:
         print(f"bench_vs_published: {exc}", file=sys.stderr)
         return 2
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        print(f"bench_vs_published: {exc}", file=sys.stderr)
+        return 1
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(
         f"{WORLD} against AgentOdyssey's games/{GAME}: {args.ticks} ticks per run, "
-        f"{args.runs} interleaved run pairs per row, tutorial off on both"
+        f"{args.runs} interleaved run pairs per row, tutorial off on both, one process per run"
     )
     print(plain(rows))
     took = time.perf_counter() - started
