@@ -11,7 +11,10 @@ clock runs only around the step loop. Runs are interleaved (ours, theirs, ours, 
 pair on the same seed (world seed and policy seed), so a change of machine load hits both sides
 alike; each mode of ours is paired with its own runs of theirs. The table gives, per agent count
 and mode, the median and min-max of agent-steps/s (agents x ticks / loop seconds) of each side
-and the ratio ours/theirs of the medians (with the min-max of the per-pair ratios).
+and the ratio ours/theirs of the medians (with the min-max of the per-pair ratios). "listed" is
+what the policy chose from, per agent-step: valid commands in both engines' listings (valid
+action indices in our vector mode); the two listings differ (each engine lists its own way, e.g.
+AgentOdyssey one `store` command per amount and container), so the two random walks differ too.
 
 What each side does per tick (the policy, for both: AgentOdyssey's own RandomAgent's, a verb
 drawn uniformly from the valid-action listing, then one of that verb's commands uniformly, with a
@@ -79,17 +82,19 @@ if mode != "vector":
 env = agentodyssey_pz.parallel_env(**settings)
 obs, infos = env.reset(seed=seed)
 rng = random.Random(seed)
-agent_steps = resets = 0
+agent_steps = resets = listed = 0
 start = time.perf_counter()
 for _ in range(request["ticks"]):
+    actions = {}
     if mode == "vector":
-        actions = {}
         for a in env.agents:
-            actions[a] = rng.choice(np.flatnonzero(obs[a]["action_mask"]).tolist())
+            valid = np.flatnonzero(obs[a]["action_mask"]).tolist()
+            listed += len(valid)
+            actions[a] = rng.choice(valid)
     else:
-        actions = {}
         for a in env.agents:
             options = infos[a]["valid_actions"]
+            listed += sum(map(len, options.values()))
             actions[a] = rng.choice(options[rng.choice(list(options))])
     obs, _, _, _, infos = env.step(actions)
     agent_steps += len(actions)
@@ -97,7 +102,8 @@ for _ in range(request["ticks"]):
         obs, infos = env.reset()
         resets += 1
 seconds = time.perf_counter() - start
-print(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "resets": resets}))
+print(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "resets": resets,
+                  "listed": listed}))
 """
 
 # Their side's child, after `CHILD_PRELUDE` (`request`, `out`, `load`): plays one run.
@@ -117,12 +123,13 @@ try:
                   run_dir=run_dir, config_path=config, enable_obs_valid_actions=True)
         obs = env.reset()
         rng = random.Random(seed)
-        agent_steps = resets = invalid = 0
+        agent_steps = resets = invalid = listed = 0
         start = time.perf_counter()
         for _ in range(request["ticks"]):
             actions = {}
             for agent in agents:
                 options = obs[agent.id]["valid_actions"]
+                listed += sum(map(len, options.values()))
                 actions[agent.id] = rng.choice(options[rng.choice(list(options))])
             obs, reward, terminated, info = env.step(actions)
             agent_steps += len(actions)
@@ -134,7 +141,7 @@ try:
 finally:
     shutil.rmtree(run_dir, ignore_errors=True)
 out.write(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "resets": resets,
-                      "unparsed": invalid}))
+                      "listed": listed, "unparsed": invalid}))
 """
 
 REPO = Path(__file__).resolve().parents[1]
@@ -230,32 +237,35 @@ def measure(
     progress: bool = False,
 ) -> list[dict[str, Any]]:
     """Per agent count and mode, `runs` interleaved pairs (ours, theirs) on seeds 0..runs-1: one
-    row each with both sides' rates (agent-steps/s) and their summaries."""
+    row each with both sides' rates (agent-steps/s), their summaries, and what the policy chose
+    from (`listed`: valid commands, or valid indices in vector mode, per agent-step)."""
     root, fixed = their_files()
     rows = []
     for agents in agent_counts:
         for mode in modes:
-            ours, theirs = [], []
+            ours: list[dict[str, Any]] = []
+            theirs: list[dict[str, Any]] = []
             for seed in range(runs):
-                ours.append(rate(run_ours(mode, agents, ticks, seed, timeout)))
-                theirs.append(rate(run_theirs(root, fixed, agents, ticks, seed, timeout)))
+                ours.append(run_ours(mode, agents, ticks, seed, timeout))
+                theirs.append(run_theirs(root, fixed, agents, ticks, seed, timeout))
                 if progress:
                     print(
                         f"  {agents:>2} agents {mode:9} run {seed + 1}/{runs}: ours "
-                        f"{ours[-1]:,.0f}, theirs {theirs[-1]:,.0f} agent-steps/s",
+                        f"{rate(ours[-1]):,.0f}, theirs {rate(theirs[-1]):,.0f} agent-steps/s",
                         file=sys.stderr,
                         flush=True,
                     )
-            ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+            a, b = [rate(r) for r in ours], [rate(r) for r in theirs]
+            ratios = [x / y for x, y in zip(a, b, strict=True)]
             rows.append(
                 {
                     "agents": agents,
                     "mode": mode,
                     "ticks": ticks,
                     "runs": runs,
-                    "ours": summary(ours),
-                    "theirs": summary(theirs),
-                    "ratio": statistics.median(ours) / statistics.median(theirs),
+                    "ours": summary(a) | details(ours),
+                    "theirs": summary(b) | details(theirs),
+                    "ratio": statistics.median(a) / statistics.median(b),
                     "pair_ratios": {"min": min(ratios), "max": max(ratios)},
                 }
             )
@@ -271,6 +281,19 @@ def summary(values: Sequence[float]) -> dict[str, Any]:
     }
 
 
+def details(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """What the runs did besides their speed: listed entries per agent-step, episode resets, and
+    (theirs) commands its parser refused."""
+    steps = sum(r["agent_steps"] for r in results)
+    out = {
+        "listed_per_agent_step": sum(r["listed"] for r in results) / steps,
+        "resets": sum(r["resets"] for r in results),
+    }
+    if "unparsed" in results[0]:
+        out["unparsed"] = sum(r["unparsed"] for r in results)
+    return out
+
+
 HEADER = (
     "agents",
     "mode (ours)",
@@ -280,6 +303,7 @@ HEADER = (
     "theirs min-max",
     "ours/theirs",
     "pair ratios min-max",
+    "listed ours/theirs",
 )
 
 
@@ -297,6 +321,7 @@ def table_rows(rows: Sequence[dict[str, Any]]) -> list[tuple[str, ...]]:
             span(r["theirs"]),
             f"{r['ratio']:.2f}x",
             f"{r['pair_ratios']['min']:.2f}x-{r['pair_ratios']['max']:.2f}x",
+            f"{r['ours']['listed_per_agent_step']:.0f}/{r['theirs']['listed_per_agent_step']:.0f}",
         )
         for r in rows
     ]
