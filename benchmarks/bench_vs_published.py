@@ -30,12 +30,16 @@ drawn uniformly from the valid-action listing, then one of that verb's commands 
   agent's valid-action listing (`obs[agent]["valid_actions"]`, verb -> commands), from which the
   policy draws. It plays the game's own world file unedited (`custom_events` main_quest and
   side_quest; no `tutorial` there, so its tutorial is off), with its initial env config copied to a
-  temporary run folder. Not timed, and not done by `step`: what its `eval.py` driver does around
-  each step (writing the config file, its logs: logging is disabled in the child, and its printing
-  goes to a buffer). Its world expansion needs an OpenAI key and is off (the child unsets
-  OPENAI_API_KEY).
+  temporary run folder. Not done, because `step` does not do it: what its `eval.py` driver adds
+  around each step (`update_scores`, a JSON log line per agent, `update_config` writing the whole
+  world state to the config file); and not paid: its logging (disabled in the child; in its own
+  runs its logger writes a line per agent per step to stderr) and printing (to a buffer). Its
+  world expansion needs an OpenAI key and is off (the child unsets OPENAI_API_KEY). So the figure
+  is its bare env's, the most favourable to it.
 - Ours, `agentodyssey_pz.parallel_env(world="agentodyssey:base", num_agents=N, tutorial=False)`
-  (no world expansion, our default without a generator), in one of three modes:
+  (no world expansion, our default without a generator; `max_cycles` above the run's ticks, so
+  that its episode limit, 1000 by default, does not end and reset the episode inside the timed
+  loop: AgentOdyssey's env has no such limit), in one of three modes:
   `vector` (what RL uses): the vector observation with its action mask, discrete actions, a
   uniformly random index among the mask's valid ones (no text, no command listing);
   `text_only` (what a language agent uses): `obs_mode="text_only", action_mode="text",
@@ -43,7 +47,7 @@ drawn uniformly from the valid-action listing, then one of that verb's commands 
   (`infos[agent]["valid_actions"]`, verb -> commands), from which the policy draws a command;
   `text`: the same with the full observation (vector, catalogue mask and text).
 An episode that ends (all agents gone on ours, the main quest completed on theirs) is reset inside
-the timed loop; with random play that does not happen in a few hundred ticks.
+the timed loop and counted (`resets` in the JSON); random play does not end one in 1000 ticks.
 
 It fails with a message and exit status 2 (no traceback) when AgentOdyssey's copy or its own
 dependencies (gymnasium, numpy, termcolor, psutil) are missing.
@@ -76,7 +80,8 @@ import numpy as np
 import agentodyssey_pz
 
 mode, seed = request["mode"], request["seed"]
-settings = {"world": request["world"], "num_agents": request["agents"], "tutorial": False}
+settings = {"world": request["world"], "num_agents": request["agents"], "tutorial": False,
+            "max_cycles": request["ticks"] + 1}  # no truncation inside the timed loop
 if mode != "vector":
     settings.update(obs_mode=mode, action_mode="text", valid_actions_in_info=True)
 env = agentodyssey_pz.parallel_env(**settings)
