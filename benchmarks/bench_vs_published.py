@@ -11,7 +11,9 @@ clock runs only around the step loop. Runs are interleaved (ours, theirs, ours, 
 pair on the same seed (world seed and policy seed), so a change of machine load hits both sides
 alike; each mode of ours is paired with its own runs of theirs. The table gives, per agent count
 and mode, the median and min-max of agent-steps/s (agents x ticks / loop seconds) of each side
-and the ratio ours/theirs of the medians (with the min-max of the per-pair ratios). "listed" is
+and the ratio ours/theirs of the medians (with the min-max of the per-pair ratios); the ratio of
+the median rates per second of each child's CPU time (`time.process_time`, which a busy machine's
+waiting does not count, so it moves less from run to run) beside it. "listed" is
 what the policy chose from, per agent-step: valid commands in both engines' listings (valid
 action indices in our vector mode); the two listings differ (each engine lists its own way, e.g.
 AgentOdyssey one `store` command per amount and container), so the two random walks differ too.
@@ -88,7 +90,7 @@ env = agentodyssey_pz.parallel_env(**settings)
 obs, infos = env.reset(seed=seed)
 rng = random.Random(seed)
 agent_steps = resets = listed = 0
-start = time.perf_counter()
+start, start_cpu = time.perf_counter(), time.process_time()
 for _ in range(request["ticks"]):
     actions = {}
     if mode == "vector":
@@ -106,9 +108,9 @@ for _ in range(request["ticks"]):
     if not env.agents:
         obs, infos = env.reset()
         resets += 1
-seconds = time.perf_counter() - start
-print(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "resets": resets,
-                  "listed": listed}))
+seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+print(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "cpu_seconds": cpu,
+                  "resets": resets, "listed": listed}))
 """
 
 # Their side's child, after `CHILD_PRELUDE` (`request`, `out`, `load`): plays one run.
@@ -129,7 +131,7 @@ try:
         obs = env.reset()
         rng = random.Random(seed)
         agent_steps = resets = invalid = listed = 0
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for _ in range(request["ticks"]):
             actions = {}
             for agent in agents:
@@ -142,11 +144,11 @@ try:
             if terminated:
                 obs = env.reset()
                 resets += 1
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
 finally:
     shutil.rmtree(run_dir, ignore_errors=True)
-out.write(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "resets": resets,
-                      "listed": listed, "unparsed": invalid}))
+out.write(json.dumps({"agent_steps": agent_steps, "seconds": seconds, "cpu_seconds": cpu,
+                      "resets": resets, "listed": listed, "unparsed": invalid}))
 """
 
 REPO = Path(__file__).resolve().parents[1]
@@ -229,8 +231,9 @@ def run_theirs(
     return result
 
 
-def rate(result: dict[str, Any]) -> float:
-    return float(result["agent_steps"]) / result["seconds"]
+def rate(result: dict[str, Any], clock: str = "seconds") -> float:
+    """Agent-steps per second of wall clock (`seconds`) or of the child's CPU time."""
+    return float(result["agent_steps"]) / max(result[clock], 1e-9)
 
 
 def measure(
@@ -262,6 +265,8 @@ def measure(
                     )
             a, b = [rate(r) for r in ours], [rate(r) for r in theirs]
             ratios = [x / y for x, y in zip(a, b, strict=True)]
+            a_cpu = [rate(r, "cpu_seconds") for r in ours]
+            b_cpu = [rate(r, "cpu_seconds") for r in theirs]
             rows.append(
                 {
                     "agents": agents,
@@ -272,6 +277,9 @@ def measure(
                     "theirs": summary(b) | details(theirs),
                     "ratio": statistics.median(a) / statistics.median(b),
                     "pair_ratios": {"min": min(ratios), "max": max(ratios)},
+                    "ours_cpu": summary(a_cpu),
+                    "theirs_cpu": summary(b_cpu),
+                    "ratio_cpu": statistics.median(a_cpu) / statistics.median(b_cpu),
                 }
             )
     return rows
@@ -308,6 +316,7 @@ HEADER = (
     "theirs min-max",
     "ours/theirs",
     "pair ratios min-max",
+    "ours/theirs (CPU time)",
     "listed ours/theirs",
 )
 
@@ -326,6 +335,7 @@ def table_rows(rows: Sequence[dict[str, Any]]) -> list[tuple[str, ...]]:
             span(r["theirs"]),
             f"{r['ratio']:.2f}x",
             f"{r['pair_ratios']['min']:.2f}x-{r['pair_ratios']['max']:.2f}x",
+            f"{r['ratio_cpu']:.2f}x",
             f"{r['ours']['listed_per_agent_step']:.0f}/{r['theirs']['listed_per_agent_step']:.0f}",
         )
         for r in rows

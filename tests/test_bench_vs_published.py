@@ -42,7 +42,7 @@ def test_a_tiny_run_prints_each_mode_with_both_sides_rates(tmp_path: Path) -> No
         (line,) = [ln for ln in lines if ln.split()[1:2] == [mode]]
         found = re.fullmatch(
             rf" *1  {mode} +({RATE}) +{RATE}-{RATE} +({RATE}) +{RATE}-{RATE} +(\d+\.\d\d)x +"
-            rf"\d+\.\d\dx-\d+\.\d\dx +\d+/\d+",
+            rf"\d+\.\d\dx-\d+\.\d\dx +\d+\.\d\dx +\d+/\d+",
             line,
         )
         assert found, line
@@ -55,6 +55,7 @@ def test_a_tiny_run_prints_each_mode_with_both_sides_rates(tmp_path: Path) -> No
     for row in document["rows"]:
         assert row["ours"]["median"] > 0 and row["theirs"]["median"] > 0
         assert row["ratio"] == pytest.approx(row["ours"]["median"] / row["theirs"]["median"])
+        assert row["ratio_cpu"] > 0
         assert row["ours"]["listed_per_agent_step"] >= 1  # "wait" at least
         assert row["theirs"]["listed_per_agent_step"] >= 1
 
