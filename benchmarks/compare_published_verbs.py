@@ -9,8 +9,9 @@ the event our rule emitted, theirs the feedback text of its observation. Determi
 must give the same kind on every seed; random ones compare the rate of one kind with a binomial
 standard error and agree when the two rates are within 3 standard errors of their difference.
 
-AgentOdyssey's engine runs as a black box in a child process (this interpreter, working directory
-and first `sys.path` entry = the user's copy), through its documented interface only:
+AgentOdyssey's engine runs as a black box in a child process (`agentodyssey_pz.integrations.
+published_engine.run_child`: this interpreter, working directory and first `sys.path` entry = the
+user's copy), through its documented interface only:
 `AgentOdysseyEnv(seed, agents, world_definition_path, run_dir, config_path,
 enable_obs_valid_actions)`, `reset()`, `step({agent: command})`. Nothing of it is imported here.
 It needs gymnasium, numpy, termcolor and psutil beside it.
@@ -29,7 +30,6 @@ import json
 import logging
 import math
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -905,24 +905,10 @@ def run_ours(world_file: Path, script: Sequence[str], seeds: Iterable[int]) -> l
 
 # --------------------------------------------------------------------------------- their engine
 
-# The child's program: reads one JSON request on stdin, plays every run, prints one JSON document.
-# AgentOdyssey prints and logs while it works; that must not mix with the answer.
+# The child's program, after `CHILD_PRELUDE` (`request`, `out`, `load`): plays every run, writes
+# one JSON document.
 _CHILD = r"""
-import contextlib, importlib, io, json, logging, os, re, shutil, sys, tempfile
-request = json.load(sys.stdin)
-root = request["root"]
-sys.path.insert(0, root)
-os.chdir(root)
-logging.disable(logging.CRITICAL)
-out = sys.stdout
-
-def load(name):
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            return importlib.import_module(name)
-    except Exception as exc:
-        print(f"cannot import AgentOdyssey's {name}: {exc!r}", file=sys.stderr)
-        sys.exit(2)
+import re, shutil, tempfile
 
 package = request["package"]
 Env, Agent = load(package + ".env").AgentOdysseyEnv, load(package + ".agent").Agent
@@ -988,44 +974,21 @@ for run in request["runs"]:
 out.write(json.dumps(results))
 """
 
-CANNOT_IMPORT = 2
-
-
-class EngineUnavailable(Exception):
-    """AgentOdyssey's engine could not be run (the message says why)."""
-
 
 def run_theirs(root: Path, game: str, runs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """AgentOdyssey's engine of `game` on each run (`{world, seed, script}`), all in one child.
     A run takes about 0.1 s; the time limit only guards against a hang."""
+    from agentodyssey_pz.integrations.published_engine import engine_package, run_child
     from agentodyssey_pz.world.published.games import game_spec
 
     spec = game_spec(game)
-    package = "games.base" if spec.folder == "base" else "games." + spec.folder.replace("/", ".")
+    package = engine_package(spec.folder)
     request = {
-        "root": str(root),
         "package": package,
         "config": str(root / "assets" / "env_configs" / spec.folder / "initial.json"),
         "runs": list(runs),
     }
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD],
-        input=json.dumps(request),
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=120 + 5 * len(runs),
-        check=False,
-    )
-    if done.returncode == CANNOT_IMPORT:
-        raise EngineUnavailable(
-            f"{done.stderr.strip()} (it needs gymnasium, numpy, termcolor and psutil installed "
-            f"beside it: pip install gymnasium numpy termcolor psutil)"
-        )
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"AgentOdyssey's {package} failed:\n{tail}")
-    return json.loads(done.stdout)
+    return run_child(root, _CHILD, request, what=package, timeout=120 + 5 * len(runs))
 
 
 # --------------------------------------------------------------------------------- classifying
@@ -1239,6 +1202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not situations:
         print("no situation matches", file=sys.stderr)
         return 2
+    from agentodyssey_pz.integrations.published_engine import EngineUnavailable
+
     logging.disable(logging.WARNING)
     try:
         root = published_root()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 
 from agentodyssey_pz.engine.config import GameConfig
 from agentodyssey_pz.engine.game import Game
@@ -331,12 +332,40 @@ def step_rule(game: Game, name: str) -> Any:
     return next(rule for rule in game.step_rules if rule.name == name)
 
 
-def run_step(game: Game, name: str) -> RuleResult:
-    """Run one step rule alone."""
-    res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
+def run_step(game: Game, name: str, res: RuleResult | None = None) -> RuleResult:
+    """Run one step rule alone (writing into `res` when given, e.g. one holding a kill)."""
+    if res is None:
+        res = RuleResult(game.agent_ids, tracking=game.tracker is not None)
     ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
     step_rule(game, name).apply(ctx, res)
     return res
+
+
+SIGMAS = 4.5  # a correct rule falls outside with probability < 1e-5 (fixed seeds: deterministic)
+
+
+def within(hits: int, trials: int, p: float, sigmas: float = SIGMAS) -> bool:
+    """`hits` of `trials` draws is a rate `p` up to `sigmas` standard deviations."""
+    sd = (p * (1 - p) / trials) ** 0.5
+    return abs(hits / trials - p) <= sigmas * sd
+
+
+def stage_fixtures(make: Callable[[], Game], stage: Callable[[Game], Game]) -> tuple[Any, Any]:
+    """The two fixtures of a pack's rule tests on a published game, assigned in the test module
+    as `shared, game = stage_fixtures(new_game, stage)` (those names: `game` asks for `shared`):
+    `shared` is one game per module, made by `make()` from the user's copy of AgentOdyssey (the
+    `published` fixture skips without one); `game` is that game staged afresh by `stage` for
+    each test."""
+
+    @pytest.fixture(scope="module")
+    def shared(published: Any) -> Game:
+        return make()
+
+    @pytest.fixture
+    def game(shared: Game) -> Game:
+        return stage(shared)
+
+    return shared, game
 
 
 # ----------------------------------------------------------------------------- shared checks

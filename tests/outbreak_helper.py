@@ -15,6 +15,24 @@ LOBBY, WARD, MORGUE, ROOFTOP = (
     "area_hospital_rooftop",
 )
 
+# The world states the pack's rules keep (`world.auxiliary`).
+PACK_KEYS = (
+    "barricaded_paths",
+    "stunned_npcs",
+    "area_corpses",
+    "area_corruption",
+    "corruption_spawn_cooldown",
+    "in_darkness",
+    "light_fuel",
+    "quarantine_lockdown",
+)
+
+
+def drop_pack_state(game: Game) -> None:
+    """Forget every world state of the pack (as if its rules had never run)."""
+    for key in PACK_KEYS:
+        game.world.auxiliary.pop(key, None)
+
 
 def ward(seed: int = 0, reuse: Game | None = None, agents: int = 1, at: str = WARD) -> Game:
     """quarantine cleared (no objects, no NPCs on the map, none of the pack's state), every agent
@@ -28,17 +46,7 @@ def ward(seed: int = 0, reuse: Game | None = None, agents: int = 1, at: str = WA
         restage(game, seed)
         for body in game.agents.values():
             game.move_agent(body, at)
-    for key in (
-        "barricaded_paths",
-        "stunned_npcs",
-        "area_corpses",
-        "area_corruption",
-        "corruption_spawn_cooldown",
-        "in_darkness",
-        "light_fuel",
-        "quarantine_lockdown",
-    ):
-        game.world.auxiliary.pop(key, None)
+    drop_pack_state(game)
     for body in game.agents.values():
         body.combats.clear()
         body.hands.clear()

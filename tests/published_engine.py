@@ -1,8 +1,9 @@
 """AgentOdyssey's own world synthesis, run as a black box in a separate process, for parity tests.
 
 The user's copy of AgentOdyssey (tests/published_copy.py) is run, never imported here: a child
-Python process (this interpreter, working directory and first `sys.path` entry = the copy's root,
-as AgentOdyssey expects) reads one JSON request on stdin, calls only the documented
+Python process (`agentodyssey_pz.integrations.published_engine.run_child`: this interpreter,
+working directory and first `sys.path` entry = the copy's root, as AgentOdyssey expects) reads one
+JSON request on stdin, calls only the documented
 `World.generate(definition, seed=seed)` of `games.base.world` or `games.generated.<game>.world` for
 every seed of every definition it is given (on a fresh copy each time, since AgentOdyssey's
 generator edits the definition it is given), and, when asked, builds the game's environment
@@ -20,35 +21,24 @@ sides so that a test compares them with `==`:
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from agentodyssey_pz.integrations.published_engine import (
+    EngineUnavailable,
+    engine_package,
+    run_child,
+)
 from agentodyssey_pz.world.world import World
 
-# The child's program. Its output goes to the real stdout only at the end: AgentOdyssey prints and
-# logs while it works, and that must not mix with the JSON it returns.
-_CHILD = r"""
-import contextlib, copy, importlib, io, json, logging, os, shutil, sys, tempfile
-request = json.load(sys.stdin)
-root = request["root"]
-sys.path.insert(0, root)
-os.chdir(root)
-logging.disable(logging.CRITICAL)
-out = sys.stdout
+__all__ = ["EngineRun", "EngineUnavailable", "run_engine", "summarise_ours"]
 
-def load(name):
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            return importlib.import_module(name)
-    except Exception as exc:
-        print(f"cannot import AgentOdyssey's {name}: {exc!r}", file=sys.stderr)
-        sys.exit(2)
+# The child's program, after `CHILD_PRELUDE` (`request`, `out`, `load`).
+_CHILD = r"""
+import copy, shutil, tempfile
 
 def summary(world):
     areas = {}
@@ -106,17 +96,6 @@ if env_request is not None:
 out.write(json.dumps(result))
 """
 
-# Exit status of the child when AgentOdyssey cannot be imported (a missing dependency ...).
-CANNOT_IMPORT = 2
-
-
-class EngineUnavailable(Exception):
-    """AgentOdyssey's engine could not be run (the message says why and what to install)."""
-
-
-def game_package(game: str) -> str:
-    return "games.base" if game == "base" else f"games.generated.{game}"
-
 
 def game_folder(game: str) -> str:
     return "base" if game == "base" else f"generated/{game}"
@@ -144,9 +123,9 @@ def run_engine(
     seeds, all in one child process. Raises EngineUnavailable when its modules cannot be
     imported, RuntimeError when it fails."""
     folder = game_folder(game)
+    package = engine_package(folder)
     request = {
-        "root": str(root),
-        "package": game_package(game),
+        "package": package,
         "jobs": [{"definition": d, "seeds": list(seeds)} for d, seeds in jobs],
         "env": {
             "world": f"assets/world_definitions/{folder}/default.json",
@@ -155,24 +134,7 @@ def run_engine(
         if env_definition
         else None,
     }
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD],
-        input=json.dumps(request),
-        capture_output=True,
-        text=True,
-        cwd=root,
-        timeout=timeout,
-        check=False,
-    )
-    if done.returncode == CANNOT_IMPORT:
-        raise EngineUnavailable(
-            f"{done.stderr.strip()} (it needs gymnasium, numpy, termcolor and psutil installed "
-            f"beside it: pip install gymnasium numpy termcolor psutil)"
-        )
-    if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"AgentOdyssey's {game_package(game)} failed:\n{tail}")
-    result = json.loads(done.stdout)
+    result = run_child(root, _CHILD, request, what=package, timeout=timeout)
     return EngineRun(result["worlds"], result["env_definition"])
 
 

@@ -70,9 +70,10 @@ def rule_raised(rule: object, method: str, exc: Exception) -> RuleError:
 @functools.cache
 def reuses_mask(rule_class: type) -> bool:
     """Whether a verb's valid list may be taken from its mask list: it says so
-    (`valid_params_from_mask`) in the very class that defines both methods, so a subclass that
-    overrides one of them does not inherit the promise by accident; and its `valid_commands` is
-    the base class's or that class's own, since its commands are then written from the mask's."""
+    (`valid_params_from_mask`) in the very class that defines `mask_targets`, whose `valid_params`
+    is its own or the base class's (derived from `mask_targets` under that promise), so a subclass
+    that overrides one of them does not inherit the promise by accident; and its `valid_commands`
+    is the base class's or that class's own, since its commands are then written from the mask's."""
     if not getattr(rule_class, "valid_params_from_mask", False):
         return False
 
@@ -80,7 +81,9 @@ def reuses_mask(rule_class: type) -> bool:
         return next(k for k in rule_class.__mro__ if name in vars(k))
 
     promised = owner("valid_params_from_mask")
-    if owner("valid_params") is not promised or owner("mask_targets") is not promised:
+    if owner("valid_params") not in (promised, BaseActionRule):
+        return False
+    if owner("mask_targets") is not promised:
         return False
     return owner("valid_commands") in (promised, BaseActionRule)
 

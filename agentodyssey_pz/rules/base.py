@@ -217,7 +217,9 @@ class BaseActionRule(ABC):
     aliases: ClassVar[tuple[str, ...]] = ()  # extra phrasings accepted by the parser
     catalogue: ClassVar[CatalogueShape | None] = None  # None: not in the discrete catalogue
     # True when `valid_params` is exactly the parameters of `mask_targets` (no amounts, no
-    # containers): a valid-action list built right after a mask reuses what the mask found.
+    # containers): the base `valid_params` then returns those parameters (a verb defines
+    # `mask_targets` alone), and a valid-action list built right after a mask reuses what the mask
+    # found. A class that sets it must define `mask_targets` (checked when it is created).
     valid_params_from_mask: ClassVar[bool] = False
     # True when this verb's listings (`mask_targets`, `valid_params`, `valid_commands`) read
     # nothing but what `world.agents.reach_key` covers (names and definitions included): the
@@ -244,6 +246,18 @@ class BaseActionRule(ABC):
     # The id of the verb this one replaces on purpose (a pack's subclass of a base verb): that
     # replacement is then silent; any other is logged as a warning (`add_action_rule`).
     replaces: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The base `valid_params` derives from `mask_targets` under this promise, and the base
+        # `mask_targets` from `valid_params`: without a `mask_targets` of its own, each would ask
+        # the other forever. (A non-bool value is left to the pack loader, which names it.)
+        if cls.valid_params_from_mask is True and cls.mask_targets is BaseActionRule.mask_targets:
+            raise TypeError(
+                f"{cls.__qualname__} sets `valid_params_from_mask = True` but does not define "
+                "`mask_targets`: its valid parameters are read from its mask targets, so define "
+                "`mask_targets` (the base one is derived from `valid_params`), or drop the flag"
+            )
 
     @classmethod
     def usage(cls) -> str:
@@ -272,8 +286,11 @@ class BaseActionRule(ABC):
     def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
         """Every parameter tuple with which `apply` would take effect now for `ctx.agent`, assuming
         the other agents do nothing first. Amount parameters are enumerated 1..max, or only "1"
-        when `all_amounts` is False (what action masks need). The default: a verb without
-        parameters is always valid, any other lists nothing (override it)."""
+        when `all_amounts` is False (what action masks need). The default: with
+        `valid_params_from_mask`, the parameters of `mask_targets` (`all_amounts` changes nothing);
+        else a verb without parameters is always valid, any other lists nothing (override it)."""
+        if self.valid_params_from_mask:
+            return [params for _, params in self.mask_targets(ctx)]
         return [()] if self.param_max == 0 else []
 
     def valid_commands(self, ctx: RuleContext) -> list[str]:

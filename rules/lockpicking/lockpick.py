@@ -160,9 +160,6 @@ class Lockpick(BaseActionRule):
                 ranked[1].append(obj.id)
         return ranked[0] + ranked[1]
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if tool_in_hand(world, agent, self.settings) is None:

@@ -59,9 +59,6 @@ class BurnCorpses(BaseActionRule):
         res.emit("corpses_burned", agent.id, {"area_id": here, "num_burned": burned})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if not corpses_here(world, agent):

@@ -121,8 +121,5 @@ class Concoct(BaseActionRule):
                 out.append((h1, world.objects[h1].name, world.objects[h2].name))
         return out
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         return [(h1, (n1, n2)) for h1, n1, n2 in self.pairs(ctx.world, ctx.actor)]

@@ -72,9 +72,6 @@ class Eavesdrop(BaseActionRule):
             res.emit("combat_started", agent.id, {"npc_id": npc.id, "area_id": here})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if may_fight_here(world, agent):

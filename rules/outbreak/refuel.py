@@ -55,9 +55,6 @@ class Refuel(BaseActionRule):
         res.emit("light_source_refueled", agent.id, {"obj_id": oid, "fuel": fuel})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         out = []

@@ -156,9 +156,6 @@ class Listen(BaseActionRule):
         res.emit("saltglass_listened", agent.id, payload)
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         observatory, glass = self.usable(ctx)
         return [(None, (TARGET,))] if observatory or glass else []

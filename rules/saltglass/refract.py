@@ -110,9 +110,6 @@ class Refract(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[Any, tuple[str, ...]]]:
         world, agent = ctx.world, ctx.actor
         if glaze_active(agent):

@@ -128,9 +128,6 @@ class Eat(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         """Each name of something in reach that eating would use, with its definition id, in the
         order of the sources (hands, inventory, held containers, ground), each name once."""

@@ -154,9 +154,6 @@ class Pickpocket(BaseActionRule):
             {"npc_id": npc.id, "damage": damage, "area_id": agent.area_id},
         )
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         out: list[tuple[str | None, tuple[str, ...]]] = []
         for npc in nameable_npcs(ctx.world, ctx.actor, ctx.shared):  # a plain loop: a few NPCs

@@ -151,9 +151,6 @@ class Throw(BaseActionRule):
             loot = ", ".join(f"{n} {world.name_of(oid)}" for oid, n in placed)
             res.say(agent_id, "throw.loot", f"{npc.name} dropped {loot}.")
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         """Every object I hold that can be thrown x every NPC here (hand order x NPC order), each
         entry the NPC's prototype."""

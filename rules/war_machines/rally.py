@@ -122,9 +122,6 @@ class Rally(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world, s = ctx.actor, ctx.world, self.settings
         if has_ally(agent) or friendly_ids(world, s["guides"]).isdisjoint(

@@ -125,9 +125,6 @@ class SabotageVerb(BaseActionRule):
     def plan(world: World, agent: AgentState, obj_name: str, npc_name: str) -> Any:
         raise NotImplementedError
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if not agent.combats or not agent.hands:

@@ -172,12 +172,18 @@ def reference_trajectory(world: str) -> list[Record]:
 _PINNED = (ActionCatalogue, ObservationLayout, spaces.Space, EnvConfig)
 
 
+_SELF = "the env"  # the persistent id of the env itself (objects of its that refer back to it)
+
+
 class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO, pinned: dict[int, Any]) -> None:
+    def __init__(self, file: io.BytesIO, pinned: dict[Any, Any], env: Any) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.pinned = pinned
+        self.env = env
 
-    def persistent_id(self, obj: Any) -> int | None:
+    def persistent_id(self, obj: Any) -> Any:
+        if obj is self.env:
+            return _SELF
         if isinstance(obj, _PINNED):
             self.pinned[id(obj)] = obj
             return id(obj)
@@ -185,27 +191,30 @@ class _Pickler(pickle.Pickler):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file: io.BytesIO, pinned: dict[int, Any]) -> None:
+    def __init__(self, file: io.BytesIO, pinned: dict[Any, Any], env: Any) -> None:
         super().__init__(file)
         self.pinned = pinned
+        self.env = env
 
     def persistent_load(self, pid: Any) -> Any:
-        return self.pinned[pid]
+        return self.env if pid == _SELF else self.pinned[pid]
 
 
-def snapshot(env: Any) -> tuple[type, bytes, dict[int, Any]]:
-    """Everything needed to rebuild this env in its current state, any number of times."""
+def snapshot(env: Any) -> tuple[type, bytes, dict[Any, Any]]:
+    """Everything needed to rebuild this env in its current state, any number of times. What
+    refers back to the env (the guard that stops it when a listing raises) is kept as a reference:
+    in a restored env it refers to that env, not to a copy rebuilt from the env's pickled form."""
     buffer = io.BytesIO()
-    pinned: dict[int, Any] = {}
-    _Pickler(buffer, pinned).dump(env.__dict__)
+    pinned: dict[Any, Any] = {}
+    _Pickler(buffer, pinned, env).dump(env.__dict__)
     return type(env), buffer.getvalue(), pinned
 
 
-def restore(snap: tuple[type, bytes, dict[int, Any]]) -> Any:
+def restore(snap: tuple[type, bytes, dict[Any, Any]]) -> Any:
     """A new, independent env in the snapshot's state."""
     cls, blob, pinned = snap
     env = object.__new__(cls)
-    env.__dict__ = _Unpickler(io.BytesIO(blob), pinned).load()
+    env.__dict__ = _Unpickler(io.BytesIO(blob), pinned, env).load()
     return env
 
 

@@ -8,14 +8,12 @@ import random
 
 import adapter.test_masks_exact as masks
 import pytest
+from courts_helper import LOBBY, WORLD
 from harness import give, spawn_npc
 
 import agentodyssey_pz
 from agentodyssey_pz.audit import audit
 from agentodyssey_pz.world.agents import Engagement
-
-WORLD = "agentodyssey:metropolis"
-LOBBY = "area_lobby"
 
 
 @pytest.fixture

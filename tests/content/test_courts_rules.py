@@ -8,48 +8,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from harness import act, give, move_to, spawn_npc
+from courts_helper import CLERKS, COURT, EVIDENCE, LOBBY, held_doc, new_game, stage
+from harness import act, give, move_to, run_step, spawn_npc, stage_fixtures
 
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import Engagement
 
-WORLD = "agentodyssey:metropolis"
-LOBBY, CLERKS, EVIDENCE, COURT = (
-    "area_lobby", "area_clerks_office", "area_evidence_room", "area_courtroom",
-)  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def built(published) -> Game:
-    return Game(WORLD, 2)
-
-
-@pytest.fixture
-def game(built: Game) -> Game:
-    built.reset(0)
-    for area in built.world.areas.values():
-        area.objects.clear()
-        for npc_id in list(area.npcs):
-            built.world.remove_npc_from_map(npc_id)
-    for agent in built.agents.values():
-        agent.hands.clear()
-        move_to(built, agent.id, LOBBY)
-    return built
-
-
-def run(game: Game, name: str, res: RuleResult | None = None) -> RuleResult:
-    res = res or RuleResult(game.agent_ids)
-    rule = next(r for r in game.step_rules if r.name == name)
-    rule.apply(RuleContext(game, game.world, None, "", (), game.tick_index), res)
-    return res
-
-
-def doc(game: Game, text: str, agent_id: str = "agent_0") -> str:
-    [oid] = give(game, agent_id, "obj_paper")
-    game.world.writables[oid].text = text
-    return oid
+shared, game = stage_fixtures(new_game, stage)
 
 
 def keys(res: RuleResult, agent_id: str = "agent_0") -> list[str]:
@@ -67,9 +33,9 @@ def test_invoke_law_refusals_in_order(game: Game) -> None:
     world.writables[far].text = "open"
     name = world.name_of(far)
     assert keys(act(game, "agent_0", f"invoke law {name}")) == ["invoke_law.not_held"]
-    blank = doc(game, "   ")
+    blank = held_doc(game, "   ")
     assert keys(act(game, "agent_0", f"invoke law {world.name_of(blank)}")) == ["invoke_law.blank"]
-    law = doc(game, "Unlock it")
+    law = held_doc(game, "Unlock it")
     world.auxiliary["active_invocations"] = {
         "inv_x": {"agent_id": "agent_1", "area_id": LOBBY, "effect_type": "unlock_doors",
                   "remaining": 1, "saved_state": {}},
@@ -87,7 +53,7 @@ def test_invoke_law_refusals_in_order(game: Game) -> None:
      ("gravity opens", "unlock_doors")],
 )  # fmt: skip
 def test_invoke_law_keyword_table_first_match(game: Game, text: str, effect: str) -> None:
-    law = doc(game, text)
+    law = held_doc(game, text)
     give(game, "agent_0", "obj_statute_shard")
     res = act(game, "agent_0", f"invoke law {game.world.name_of(law)}")
     [ev] = [e for e in res.events if e.type == "law_invoked"]
@@ -100,12 +66,12 @@ def test_invoke_law_takes_the_shard_from_the_first_store(game: Game) -> None:
     agent = game.agents["agent_0"]
     [bag] = give(game, "agent_0", "obj_small_bag")
     world.containers[bag].items["obj_statute_shard"] = 2
-    law = doc(game, "open")
+    law = held_doc(game, "open")
     act(game, "agent_0", f"invoke law {world.name_of(law)}")
     assert world.containers[bag].items["obj_statute_shard"] == 1
     give(game, "agent_0", "obj_statute_shard")
     world.auxiliary["active_invocations"].clear()
-    law = doc(game, "open")
+    law = held_doc(game, "open")
     act(game, "agent_0", f"invoke law {world.name_of(law)}")
     assert "obj_statute_shard" not in agent.hands and world.containers[bag].items == {
         "obj_statute_shard": 1
@@ -128,7 +94,7 @@ def test_reveal_hidden_spawns_randint_of_pool_materials(game: Game) -> None:
     for seed in range(trials):
         world.areas[COURT].objects.clear()
         world.auxiliary["active_invocations"] = {}
-        law = doc(game, "hidden")
+        law = held_doc(game, "hidden")
         give(game, "agent_0", "obj_statute_shard")
         game.rng.seed(seed)
         mirror = random.Random(seed)
@@ -153,7 +119,7 @@ def test_pacify_law_then_expiry_restores_the_foes(game: Game) -> None:
     for agent_id in ("agent_0", "agent_1"):
         game.agents[agent_id].combats[npc.id] = Engagement(0, LOBBY)
         game.agents[agent_id].stamina = 0.3
-    law = doc(game, "pacify all")
+    law = held_doc(game, "pacify all")
     give(game, "agent_0", "obj_statute_shard")
     act(game, "agent_0", f"invoke law {world.name_of(law)}")
     assert npc.attack_power == 0 and npc.combat_pattern == () and npc.enemy
@@ -164,9 +130,9 @@ def test_pacify_law_then_expiry_restores_the_foes(game: Game) -> None:
         "npcs": {npc.id: {"attack_power": attack, "combat_pattern": ["attack", "wait"]}}
     }
     for left in (2, 1):
-        res = run(game, "invoke_law_expiry_step")
+        res = run_step(game, "invoke_law_expiry_step")
         assert inv["remaining"] == left and "invoke_law.holds" in keys(res)
-    res = run(game, "invoke_law_expiry_step")
+    res = run_step(game, "invoke_law_expiry_step")
     assert npc.attack_power == attack and npc.combat_pattern == ("attack", "wait")
     [ev] = res.events
     assert (ev.type, ev.agent_id, ev.data["effect_type"]) == (
@@ -196,8 +162,8 @@ def fight(game: Game, pattern: tuple[str, ...], agent_id: str = "agent_0"):
 )
 def test_objection_sustained_by_each_law(game: Game, text, pattern, keyword) -> None:
     npc = fight(game, pattern)
-    doc(game, "nothing relevant")
-    law = doc(game, text)
+    held_doc(game, "nothing relevant")
+    law = held_doc(game, text)
     res = act(game, "agent_0", f"file objection {npc.name}")
     [ev] = [e for e in res.events if e.type == "objection_sustained"]
     assert ev.data == {
@@ -219,7 +185,7 @@ def test_objection_sustained_by_each_law(game: Game, text, pattern, keyword) -> 
 )
 def test_objection_overruled_when_no_law_is_broken(game: Game, text, pattern) -> None:
     npc = fight(game, pattern)
-    doc(game, text)
+    held_doc(game, text)
     res = act(game, "agent_0", f"file objection {npc.name}")
     assert [e.type for e in res.events] == ["objection_overruled"]
     assert game.world.auxiliary["objection_skip_turn"]["agent_0"] is True
@@ -241,7 +207,7 @@ def test_objection_refusals_and_the_sustained_effects(game: Game) -> None:
     game.agents["agent_1"].combats[npc.id] = Engagement(0, LOBBY)
     game.agents["agent_1"].stamina = 0.2
     [bag] = give(game, "agent_0", "obj_small_bag")
-    law = doc(game, "ban attack")
+    law = held_doc(game, "ban attack")
     game.agents["agent_0"].hands.pop(law)
     world.containers[bag].items[law] = 1  # read from a held container too
     act(game, "agent_0", f"file objection {npc.name}")
@@ -254,9 +220,9 @@ def test_objection_refusals_and_the_sustained_effects(game: Game) -> None:
     assert not npc.enemy and npc.attack_power == 0 and npc.combat_pattern == ()
     assert all(not a.combats and a.stamina == 1.0 for a in game.agents.values())
     for left in (4, 3, 2, 1):
-        run(game, "objection_effects_step")
+        run_step(game, "objection_effects_step")
         assert entry["remaining"] == left
-    res = run(game, "objection_effects_step")
+    res = run_step(game, "objection_effects_step")
     assert npc.enemy and npc.combat_pattern == ("attack",)
     assert [(e.type, e.agent_id, e.data) for e in res.events] == [
         ("objection_pacify_expired", "agent_0", {"npc_id": npc.id, "area_id": LOBBY})
@@ -291,7 +257,7 @@ def test_appeal_banishes_the_defeater_only_when_remembered(game: Game, remember:
         agent.hp = 0
         res = RuleResult(game.agent_ids)
         res.emit("agent_defeated_in_combat", "agent_0", {"npc_id": npc.id, "area_id": LOBBY})
-        run(game, "death_and_respawn_step", res)
+        run_step(game, "death_and_respawn_step", res)
         assert world.auxiliary["pending_death"]["agent_0"] is True
         give(game, "agent_0", "obj_coin", 1)
         mirror = random.Random()
@@ -306,7 +272,7 @@ def test_appeal_banishes_the_defeater_only_when_remembered(game: Game, remember:
         to = mirror.choice(options)
         assert banished == [{"npc_id": npc.id, "from_area": LOBBY, "to_area": to}]
         assert npc.area_id == to
-        run(game, "death_and_respawn_step")  # the appeal used: no death
+        run_step(game, "death_and_respawn_step")  # the appeal used: no death
         assert agent.deaths == 0 and not world.auxiliary["pending_death"]["agent_0"]
     finally:
         death.settings = {"remember_defeater": False}
@@ -317,12 +283,12 @@ def test_pending_death_drops_where_the_agent_stands_then_and_keeps_attack(game: 
     agent = game.agents["agent_0"]
     agent.hp, agent.attack = -4, 33
     give(game, "agent_0", "obj_iron_bar", 2)
-    res = run(game, "death_and_respawn_step")
+    res = run_step(game, "death_and_respawn_step")
     assert [e.type for e in res.events] == ["death_pending"]
     assert keys(res) == ["death.pending"] and "no coins" in res.feedback["agent_0"][0][1]
     move_to(game, "agent_0", CLERKS)  # moving relocates the drop
     agent.hp = 20  # even healed, it dies
-    run(game, "death_and_respawn_step")
+    run_step(game, "death_and_respawn_step")
     assert agent.deaths == 1 and agent.hp == agent.max_hp and agent.attack == 33
     assert world.areas[CLERKS].objects.get("obj_iron_bar") == 2
 
@@ -338,7 +304,7 @@ def test_contempt_numbers(game: Game) -> None:
     for tick in range(13):
         game.tick_index = tick
         world.auxiliary["courts_idle_action"] = {"agent_0": {"tick": tick, "verb": "defend"}}
-        res = run(game, "contempt_of_court_step")
+        res = run_step(game, "contempt_of_court_step")
         seen.append([e.type for e in res.events if e.agent_id == "agent_0"])
     assert seen[:2] == [[], []]  # the first tick starts the record, then 1, 2 idle turns
     assert seen[3] == ["contempt_of_court_warning"]
@@ -349,7 +315,7 @@ def test_contempt_numbers(game: Game) -> None:
     assert "obj_coin" not in agent.hands  # 2 a turn until none
     game.tick_index = 13
     world.auxiliary["courts_idle_action"] = {}
-    res = run(game, "contempt_of_court_step")  # another action: forgiven
+    res = run_step(game, "contempt_of_court_step")  # another action: forgiven
     assert agent.max_hp == max_hp
     [ev] = [e for e in res.events if e.agent_id == "agent_0"]
     assert ev.data == {"hp_restored": 30, "area_id": LOBBY}
@@ -364,7 +330,7 @@ def test_contraband_threshold_reads_the_laws_on_the_ground(game: Game) -> None:
         world.writables[oid].text = text
     seen = []
     for _ in range(2):
-        res = run(game, "contraband_suspicion_step")
+        res = run_step(game, "contraband_suspicion_step")
         seen += [e.data for e in res.events if e.type == "contraband_warning"]
     assert seen == [{"total_carried": 11, "threshold": 9, "area_id": LOBBY, "turns_over": 2}]
 
@@ -378,7 +344,7 @@ def test_contraband_sequence_and_confiscation(game: Game) -> None:
     stock = merchant.inventory.get("obj_wood_log", 0)
     kinds = []
     for _ in range(5):
-        res = run(game, "contraband_suspicion_step")
+        res = run_step(game, "contraband_suspicion_step")
         kinds.append([e.type for e in res.events])
     assert kinds[:2] == [[], ["contraband_warning"]]
     assert kinds[3] == ["contraband_bailiffs_dispatched"]
@@ -391,14 +357,14 @@ def test_contraband_sequence_and_confiscation(game: Game) -> None:
     assert bailiff.area_id == EVIDENCE  # never moved
     assert world.auxiliary["contraband_suspicion"]["agent_0"]["turns_over"] == 0
     move_to(game, "agent_0", CLERKS)
-    run(game, "contraband_suspicion_step")  # moved: the count starts over
+    run_step(game, "contraband_suspicion_step")  # moved: the count starts over
     assert world.auxiliary["contraband_suspicion"]["agent_0"]["turns_over"] == 1
 
 
 # ------------------------------------------------------------------------------ nightly rewrite
 def night(game: Game, tick: int = 30) -> RuleResult:
     game.tick_index = tick
-    return run(game, "nightly_law_rewrite_step")
+    return run_step(game, "nightly_law_rewrite_step")
 
 
 def test_nightly_runs_every_30_ticks(game: Game) -> None:
@@ -412,8 +378,8 @@ def test_nightly_runs_every_30_ticks(game: Game) -> None:
 def test_nightly_rewrites_every_written_document_from_the_pool(game: Game) -> None:
     world = game.world
     rule = next(r for r in game.step_rules if r.name == "nightly_law_rewrite_step")
-    held = doc(game, "hello")
-    blank = doc(game, "")
+    held = held_doc(game, "hello")
+    blank = held_doc(game, "")
     [(ground, _)] = world.spawn_on_ground(CLERKS, "obj_paper", 1)
     world.writables[ground].text = "x"
     res = night(game)

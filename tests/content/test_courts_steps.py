@@ -7,58 +7,14 @@ from __future__ import annotations
 import random
 
 import attrs
-import pytest
-from harness import give, move_to, spawn_npc
+from courts_helper import CLERKS, EVIDENCE, LOBBY, MARKET, doc_on_ground, held_doc, new_game, stage
+from harness import give, move_to, run_step, spawn_npc, stage_fixtures, step_rule
 
 from agentodyssey_pz.engine.game import Game
 from agentodyssey_pz.rules.base import RuleResult
-from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import Engagement
 
-WORLD = "agentodyssey:metropolis"
-LOBBY, CLERKS, EVIDENCE, MARKET = (
-    "area_lobby", "area_clerks_office", "area_evidence_room", "area_market_square",
-)  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def built(published) -> Game:
-    return Game(WORLD, 2)
-
-
-@pytest.fixture
-def game(built: Game) -> Game:
-    built.reset(0)
-    for area in built.world.areas.values():  # a quiet stage: no NPCs, no loose things
-        area.objects.clear()
-        for npc_id in list(area.npcs):
-            built.world.remove_npc_from_map(npc_id)
-    for agent in built.agents.values():
-        agent.hands.clear()
-        move_to(built, agent.id, LOBBY)
-    return built
-
-
-def rule(game: Game, name: str):
-    return next(r for r in game.step_rules if r.name == name)
-
-
-def run(game: Game, name: str, res: RuleResult | None = None) -> RuleResult:
-    res = res or RuleResult(game.agent_ids)
-    rule(game, name).apply(RuleContext(game, game.world, None, "", (), game.tick_index), res)
-    return res
-
-
-def doc_on_ground(game: Game, area_id: str, text: str) -> str:
-    [(oid, _)] = game.world.spawn_on_ground(area_id, "obj_paper", 1)
-    game.world.writables[oid].text = text
-    return oid
-
-
-def held_doc(game: Game, text: str, agent_id: str = "agent_0") -> str:
-    [oid] = give(game, agent_id, "obj_paper")
-    game.world.writables[oid].text = text
-    return oid
+shared, game = stage_fixtures(new_game, stage)
 
 
 def kinds(res: RuleResult) -> list[str]:
@@ -70,7 +26,7 @@ PARADOX_TEXTS = ("Open every passage", "All doors remain sealed", "Ban attack on
 
 
 def test_paradox_needs_three_sorted_documents_and_a_contradiction(game: Game) -> None:
-    from_rule = rule(game, "legal_paradox_step")
+    from_rule = step_rule(game, "legal_paradox_step")
     paradox = type(from_rule).__module__
     in_paradox = __import__(paradox, fromlist=["in_paradox"]).in_paradox
     world = game.world
@@ -122,7 +78,7 @@ def test_paradox_start_shuffles_exits_freezes_and_warps_as_drawn(game: Game) -> 
     before = {n: (p["locked"], p["key"]) for n, p in world.graph.neighbors(LOBBY).items()}
     mirror = random.Random()
     mirror.setstate(game.rng.getstate())
-    res = run(game, "legal_paradox_step")
+    res = run_step(game, "legal_paradox_step")
     # The same draws: shuffles until the order differs, a sample of the warp, a coin per pick.
     order, tries = list(exits), 0
     while order == exits and tries < 10:
@@ -159,15 +115,15 @@ def test_paradox_persists_then_resolves_restoring_exits_and_npcs(game: Game) -> 
     npc = paradox_stage(game)
     attack = npc.attack_power
     before = {n: (p["locked"], p["key"]) for n, p in world.graph.neighbors(LOBBY).items()}
-    run(game, "legal_paradox_step")
+    run_step(game, "legal_paradox_step")
     shuffled = {n: (p["locked"], p["key"]) for n, p in world.graph.neighbors(LOBBY).items()}
     npc.attack_power = 7  # re-applied every tick while it lasts
-    res = run(game, "legal_paradox_step")
+    res = run_step(game, "legal_paradox_step")
     assert "legal_paradox_started" not in kinds(res) and npc.attack_power == 0
     assert {n: (p["locked"], p["key"]) for n, p in world.graph.neighbors(LOBBY).items()} == shuffled
     first = next(o for o in world.areas[LOBBY].objects if o in world.writables)
     world.areas[LOBBY].remove_objects(first, 1)  # two documents left: the paradox ends
-    res = run(game, "legal_paradox_step")
+    res = run_step(game, "legal_paradox_step")
     assert kinds(res) == ["legal_paradox_resolved"]
     assert {n: (p["locked"], p["key"]) for n, p in world.graph.neighbors(LOBBY).items()} == before
     assert npc.attack_power == attack and npc.combat_pattern == ("attack", "defend")
@@ -181,13 +137,13 @@ def test_paradox_frozen_npc_stays_frozen_elsewhere_until_it_ends(game: Game) -> 
     world = game.world
     npc = paradox_stage(game)
     attack = npc.attack_power
-    run(game, "legal_paradox_step")
+    run_step(game, "legal_paradox_step")
     world.place_npc(npc.id, CLERKS)
-    run(game, "legal_paradox_step")
+    run_step(game, "legal_paradox_step")
     assert npc.attack_power == 0  # as published
     for oid in [o for o in world.areas[LOBBY].objects if o in world.writables]:
         world.areas[LOBBY].remove_objects(oid, 1)
-    run(game, "legal_paradox_step")
+    run_step(game, "legal_paradox_step")
     assert npc.attack_power == attack
 
 
@@ -201,7 +157,7 @@ def test_paradox_warp_adds_or_takes_with_even_odds(game: Game) -> None:
         world.auxiliary["legal_paradox"] = {}
         world.areas[LOBBY].objects["obj_wood_log"] = 5
         game.rng.seed(seed)
-        run(game, "legal_paradox_step")
+        run_step(game, "legal_paradox_step")
         added += world.areas[LOBBY].objects["obj_wood_log"] == 6
     assert abs(added / trials - 0.5) < 0.025
 
@@ -215,7 +171,7 @@ def test_paradox_warp_samples_a_quarter_of_the_candidates(game: Game) -> None:
               "obj_statute_shard"]  # fmt: skip
     for oid in stacks:
         world.areas[LOBBY].objects[oid] = 5
-    run(game, "legal_paradox_step")
+    run_step(game, "legal_paradox_step")
     changed = [o for o in stacks if world.areas[LOBBY].objects.get(o) != 5]
     assert len(changed) == int(len(stacks) * 0.25)  # 9 candidates -> 2
 
@@ -238,7 +194,7 @@ def test_precedent_set_by_a_kill_weakens_that_kind_there_once(game: Game) -> Non
     victim.hp = 0
     res = RuleResult(game.agent_ids)
     res.emit("npc_killed", "agent_0", {"npc_id": victim.id, "area_id": LOBBY})
-    run(game, "binding_precedent_step", res)
+    run_step(game, "binding_precedent_step", res)
     state = world.auxiliary["binding_precedents"]
     assert state["area_precedents"] == {LOBBY: ["npc_bailiff_construct"]}
     assert [e.data for e in res.events if e.type == "precedent_established"] == [
@@ -251,17 +207,17 @@ def test_precedent_set_by_a_kill_weakens_that_kind_there_once(game: Game) -> Non
         "original_hp": 90, "original_attack_power": 30,
         "original_combat_pattern": ["attack", "defend", "wait"],
     }  # fmt: skip
-    run(game, "binding_precedent_step")  # already weakened: once
+    run_step(game, "binding_precedent_step")  # already weakened: once
     assert other.hp == 68
     tiny = spawn_npc(game, "npc_bailiff_construct", LOBBY, hp=1, attack_power=1)
-    run(game, "binding_precedent_step")  # a newcomer is weakened too, never below 1 HP
+    run_step(game, "binding_precedent_step")  # a newcomer is weakened too, never below 1 HP
     assert (tiny.hp, tiny.attack_power) == (1, 1)
     move_to(game, "agent_0", CLERKS)
     world.place_npc(other.id, CLERKS)
-    run(game, "binding_precedent_step")
+    run_step(game, "binding_precedent_step")
     assert other.hp == 68  # still weakened elsewhere
     other.hp = 0
-    run(game, "binding_precedent_step")
+    run_step(game, "binding_precedent_step")
     assert other.id not in state["weakened_npcs"]
 
 
@@ -272,15 +228,15 @@ def test_precedent_overturned_by_a_defeat_restores_and_boosts_the_kind(game: Gam
     rogue = spawn_npc(game, "npc_rogue_advocate", LOBBY, hp=40)
     state_res = RuleResult(game.agent_ids)
     state_res.emit("npc_killed", "agent_0", {"npc_id": "npc_bailiff_construct_0", "area_id": LOBBY})
-    run(game, "binding_precedent_step", state_res)
+    run_step(game, "binding_precedent_step", state_res)
     assert (a.hp, a.attack_power) == (75, 30)
     res = RuleResult(game.agent_ids)  # a defeat by a kind without a precedent: nothing
     res.emit("agent_defeated_in_combat", "agent_1", {"npc_id": rogue.id, "area_id": LOBBY})
-    run(game, "binding_precedent_step", res)
+    run_step(game, "binding_precedent_step", res)
     assert "precedent_overturned" not in kinds(res) and rogue.hp == 40
     res = RuleResult(game.agent_ids)
     res.emit("agent_defeated_in_combat", "agent_1", {"npc_id": b.id, "area_id": CLERKS})
-    run(game, "binding_precedent_step", res)
+    run_step(game, "binding_precedent_step", res)
     overturned = [e for e in res.events if e.type == "precedent_overturned"]
     assert [(e.agent_id, e.data) for e in overturned] == [
         ("agent_1", {"base_npc_id": "npc_bailiff_construct"})
@@ -291,11 +247,11 @@ def test_precedent_overturned_by_a_defeat_restores_and_boosts_the_kind(game: Gam
     assert (a.hp, a.attack_power) == (120, 48)  # restored to 100/40, then +20%
     assert (b.hp, b.attack_power) == (60, 12)
     assert all("precedent.overturned" in [k for k, _ in res.feedback[x]] for x in game.agents)
-    run(game, "binding_precedent_step", res)  # boosted once; overturned once
+    run_step(game, "binding_precedent_step", res)  # boosted once; overturned once
     assert (a.hp, b.hp) == (120, 60)
     res2 = RuleResult(game.agent_ids)
     res2.emit("npc_killed", "agent_0", {"npc_id": b.id, "area_id": CLERKS})
-    run(game, "binding_precedent_step", res2)  # an overturned kind is never weakened again
+    run_step(game, "binding_precedent_step", res2)  # an overturned kind is never weakened again
     assert a.hp == 120
 
 
@@ -317,7 +273,7 @@ def test_unjustified_kill_curses_base_attack_for_four_ticks(game: Game) -> None:
     mirror = random.Random()
     mirror.setstate(game.rng.getstate())
     npc, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     mirror.randint(20, 50)  # the judge's coins at the lobby's level 1
     assert game.rng.getstate() == mirror.getstate()
     judge = f"npc_spectral_judge_{count}"
@@ -335,9 +291,9 @@ def test_unjustified_kill_curses_base_attack_for_four_ticks(game: Game) -> None:
     }
     assert agent.min_attack == 6
     for left in (2, 1):
-        res = run(game, "trial_proceedings_step")
+        res = run_step(game, "trial_proceedings_step")
         assert state["attack_curse"]["remaining"] == left and agent.min_attack == 6
-    res = run(game, "trial_proceedings_step")
+    res = run_step(game, "trial_proceedings_step")
     assert agent.min_attack == 13 and state["attack_curse"] is None
     assert [(e.type, e.agent_id) for e in res.events] == [("trial_curse_expired", "agent_0")]
 
@@ -346,9 +302,9 @@ def test_second_guilty_verdict_deepens_the_curse(game: Game) -> None:
     agent = game.agents["agent_0"]
     agent.min_attack = 20
     _, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     _, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     curse = game.world.auxiliary["trial_proceedings"]["agent_0"]["attack_curse"]
     assert curse == {"remaining": 3, "original_min_attack": 20, "curse_level": 2}
     assert agent.min_attack == 5
@@ -358,16 +314,16 @@ def test_second_guilty_verdict_deepens_the_curse(game: Game) -> None:
 def test_curse_swallows_a_level_up_unless_keep_level_ups(game: Game) -> None:
     agent = game.agents["agent_0"]
     for keep, expect in ((False, 10), (True, 12)):
-        rule(game, "trial_proceedings_step").settings = {"keep_level_ups": keep}
+        step_rule(game, "trial_proceedings_step").settings = {"keep_level_ups": keep}
         game.world.auxiliary.pop("trial_proceedings", None)
         agent.min_attack = 10
         _, res = kill_event(game)
-        run(game, "trial_proceedings_step", res)
+        run_step(game, "trial_proceedings_step", res)
         agent.min_attack += 2  # a level gained under the curse
         for _ in range(3):
-            run(game, "trial_proceedings_step")
+            run_step(game, "trial_proceedings_step")
         assert agent.min_attack == expect
-    rule(game, "trial_proceedings_step").settings = {"keep_level_ups": False}
+    step_rule(game, "trial_proceedings_step").settings = {"keep_level_ups": False}
 
 
 def test_justified_kill_upgrades_a_carried_item(game: Game) -> None:
@@ -376,7 +332,7 @@ def test_justified_kill_upgrades_a_carried_item(game: Game) -> None:
     give(game, "agent_0", "obj_gavel_club")  # weapon level 1 -> marble_mace (level 2)
     doc_on_ground(game, LOBBY, "A license to kill is granted")
     _npc, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     assert "obj_gavel_club" not in agent.hands and agent.hands["obj_marble_mace"] == 1
     assert [e.type for e in res.events if e.type.startswith("trial")] == [
         "trial_proceedings_initiated", "trial_justified",
@@ -393,11 +349,11 @@ def test_justification_is_read_from_hands_inventory_and_held_containers(game: Ga
     del agent.hands[paper]
     world.containers[bag].items[paper] = 1
     _, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     assert "trial_justified" in kinds(res)
     world.writables[paper].text = "self defence"  # not a keyword
     _, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     assert "trial_guilty" in kinds(res)
 
 
@@ -416,7 +372,7 @@ def test_justified_without_upgrade_pays_5_to_15_coins_here(game: Game) -> None:
         expect = max(5, mirror.randint(5, 15))
         res = RuleResult(game.agent_ids)
         res.emit("npc_killed", "agent_0", {"npc_id": npc.id, "area_id": LOBBY})
-        run(game, "trial_proceedings_step", res)
+        run_step(game, "trial_proceedings_step", res)
         coins = world.areas[CLERKS].objects["obj_coin"]
         assert coins == expect
         counts[coins] = counts.get(coins, 0) + 1
@@ -438,7 +394,7 @@ def test_upgrade_picks_evenly_among_upgradable_entries(game: Game) -> None:
         game.rng.seed(seed)
         res = RuleResult(game.agent_ids)
         res.emit("npc_killed", "agent_0", {"npc_id": npc.id, "area_id": LOBBY})
-        run(game, "trial_proceedings_step", res)
+        run_step(game, "trial_proceedings_step", res)
         first += "obj_marble_mace" in agent.hands
         assert ("obj_marble_mace" in agent.hands) != ("obj_clerks_robe" in agent.hands)
     assert abs(first / 2000 - 0.5) < 0.035
@@ -450,7 +406,7 @@ def test_upgrade_to_a_writable_is_a_fresh_instance(game: Game) -> None:
     give(game, "agent_0", "obj_pen")  # tool level 1 -> the first level-2 tool
     doc_on_ground(game, LOBBY, "death warrant")
     _, res = kill_event(game)
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     [new] = [o for o in agent.hands if o != "obj_pen"]
     tools = [d for d in world.objects.values() if d.category == "tool" and d.level == 2]
     assert world.def_of(new).id == next(d.id for d in tools if not d.quest)
@@ -470,6 +426,6 @@ def test_no_trial_for_quest_npcs_judges_or_world_kills(game: Game) -> None:
     protos["npc_bailiff_construct"] = attrs.evolve(protos["npc_bailiff_construct"], quest=True)
     res.emit("npc_killed", "agent_0", {"npc_id": boss.id, "area_id": LOBBY})
     count = world.npc_count["npc_spectral_judge"]
-    run(game, "trial_proceedings_step", res)
+    run_step(game, "trial_proceedings_step", res)
     assert world.npc_count["npc_spectral_judge"] == count
     assert world.auxiliary.get("trial_proceedings", {}) == {}

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from adapter.rollouts import restore, snapshot
 from harness import act, clear_world, give, move_to, put_on_ground, run_step, spawn_npc, step_rule
-from outbreak_helper import LOBBY, MORGUE, WARD, WORLD, ward
+from outbreak_helper import LOBBY, MORGUE, WARD, WORLD, drop_pack_state, ward
 
 import agentodyssey_pz
 from agentodyssey_pz.audit.darkness import change_hidden
@@ -33,16 +33,6 @@ from agentodyssey_pz.observe.text import DARK_GROUND, DARK_NO_ONE, DARK_PEOPLE, 
 from agentodyssey_pz.world.agents import Engagement
 from agentodyssey_pz.world.darkness import in_darkness
 
-PACK_KEYS = (
-    "barricaded_paths",
-    "stunned_npcs",
-    "area_corpses",
-    "area_corruption",
-    "corruption_spawn_cooldown",
-    "in_darkness",
-    "light_fuel",
-    "quarantine_lockdown",
-)
 # The verbs whose listings read nothing of the surroundings (`dark_safe` or `dim_safe`).
 OFFERED_IN_DARK = {
     "enter",
@@ -75,8 +65,7 @@ def dark_env(agents: int = 2, **settings):
     env.reset(seed=0)
     game = env.game
     clear_world(game)
-    for key in PACK_KEYS:
-        game.world.auxiliary.pop(key, None)
+    drop_pack_state(game)
     for body in game.agents.values():
         body.combats.clear()
         move_to(game, body.id, MORGUE)

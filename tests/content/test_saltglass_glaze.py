@@ -2,7 +2,7 @@
 saltglass: when it draws and what, the reduction of each armour, every reason to skip (without a
 draw), both ways it clears, the shared definition and its equip/unequip quirk (as published), and
 a saved game resumed mid-glaze and after it cleared. The chance statistically: 4000 seeded trials,
-4.5 standard deviations (saltglass_helper.SIGMAS)."""
+4.5 standard deviations (harness.SIGMAS)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import math
 
 import attrs
 import pytest
-from harness import act, agent, give, move_to
+from harness import act, agent, give, move_to, stage_fixtures, within
 from saltglass_helper import (
     ARMORY,
     GUARD,
@@ -27,7 +27,6 @@ from saltglass_helper import (
     rule,
     stage,
     step,
-    within,
 )
 
 from agentodyssey_pz.engine.game import Game
@@ -37,14 +36,7 @@ EMPTY = {"active": False, "obj_id": None, "stat": None, "amount": 0}
 TRIALS = 4000
 
 
-@pytest.fixture(scope="module")
-def shared(published):
-    return new_game()
-
-
-@pytest.fixture
-def game(shared):
-    return stage(shared)
+shared, game = stage_fixtures(new_game, stage)
 
 
 def wear(game, def_id: str, agent_id: str = "agent_0") -> None:

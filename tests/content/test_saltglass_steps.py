@@ -2,7 +2,7 @@
 the forge alert (inert as published; acting when a world names its stations), the resonance
 imprint, the unattended collection and the salt mirages. Seeded stages; the draws checked one by
 one against a copy of the generator, the mirage chance statistically (4.5 standard deviations,
-saltglass_helper.SIGMAS)."""
+harness.SIGMAS)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 
 import attrs
 import pytest
-from harness import agent, give, move_to, put_on_ground, spawn_npc
+from harness import agent, give, move_to, put_on_ground, spawn_npc, stage_fixtures, within
 from saltglass_helper import (
     BASIN,
     FLATS,
@@ -28,7 +28,6 @@ from saltglass_helper import (
     rule,
     stage,
     step,
-    within,
 )
 
 from agentodyssey_pz.rules.base import RuleResult
@@ -38,14 +37,7 @@ FORGE, RESONANCE = "forge_alert_step", "resonance_imprint_step"
 UNATTENDED, MIRAGE = "collect_unattended_step", "salt_mirage_step"
 
 
-@pytest.fixture(scope="module")
-def shared(published):
-    return new_game()
-
-
-@pytest.fixture
-def game(shared):
-    return stage(shared)
+shared, game = stage_fixtures(new_game, stage)
 
 
 def apply_with(game, name: str, res: RuleResult) -> RuleResult:

@@ -5,7 +5,17 @@ draw), what `refract` reveals, and what each verb lists. Seeded stages on the pu
 from __future__ import annotations
 
 import pytest
-from harness import act, agent, check_refused, give, move_to, put_on_ground, spawn_npc, valid_params
+from harness import (
+    act,
+    agent,
+    check_refused,
+    give,
+    move_to,
+    put_on_ground,
+    spawn_npc,
+    stage_fixtures,
+    valid_params,
+)
 from saltglass_helper import (
     BASIN,
     GUARD,
@@ -27,14 +37,7 @@ from saltglass_helper import (
 PATTERN = ["attack", "defend", "attack", "wait"]  # the tidebound's rhythm
 
 
-@pytest.fixture(scope="module")
-def shared(published):
-    return new_game()
-
-
-@pytest.fixture
-def game(shared):
-    return stage(shared)
+shared, game = stage_fixtures(new_game, stage)
 
 
 def ord_sum(text: str) -> int:

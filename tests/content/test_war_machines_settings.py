@@ -11,20 +11,22 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from harness import act, agent, give, main_events, move_to, put_on_ground, spawn_npc, valid_params
+from harness import (
+    act,
+    agent,
+    give,
+    main_events,
+    move_to,
+    put_on_ground,
+    spawn_npc,
+    stage_fixtures,
+    valid_params,
+)
 from war_machines_helper import BARRACKS, CELLAR, KAEL, YARD, foe, new_game, rule, stage, step
 
 from agentodyssey_pz.world.agents import Engagement
 
-
-@pytest.fixture(scope="module")
-def shared(published):
-    return new_game()
-
-
-@pytest.fixture
-def game(shared):
-    return stage(shared)
+shared, game = stage_fixtures(new_game, stage)
 
 
 @contextmanager

@@ -5,8 +5,16 @@ warning's chance statistically (4000 seeded trials, 4.5 standard deviations)."""
 
 from __future__ import annotations
 
-import pytest
-from harness import agent, give, main_events, move_to, put_on_ground, spawn_npc
+from harness import (
+    agent,
+    give,
+    main_events,
+    move_to,
+    put_on_ground,
+    spawn_npc,
+    stage_fixtures,
+    within,
+)
 from war_machines_helper import (
     BARRACKS,
     CELLAR,
@@ -19,21 +27,12 @@ from war_machines_helper import (
     new_game,
     stage,
     step,
-    within,
 )
 
 from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.world.agents import Engagement
 
-
-@pytest.fixture(scope="module")
-def shared(published):
-    return new_game()
-
-
-@pytest.fixture
-def game(shared):
-    return stage(shared)
+shared, game = stage_fixtures(new_game, stage)
 
 
 # ---------------------------------------------------------------------------- united presence

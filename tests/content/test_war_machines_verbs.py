@@ -15,7 +15,9 @@ from harness import (
     move_to,
     put_on_ground,
     spawn_npc,
+    stage_fixtures,
     valid_params,
+    within,
 )
 from war_machines_helper import (
     BARRACKS,
@@ -28,20 +30,11 @@ from war_machines_helper import (
     new_game,
     stage,
     step,
-    within,
 )
 
 from agentodyssey_pz.world.agents import Engagement
 
-
-@pytest.fixture(scope="module")
-def shared(published):
-    return new_game()
-
-
-@pytest.fixture
-def game(shared):
-    return stage(shared)
+shared, game = stage_fixtures(new_game, stage)
 
 
 # ------------------------------------------------------------------------------------ salvage

@@ -148,6 +148,112 @@ def test_a_subclass_overriding_one_method_does_not_inherit_the_promise() -> None
     assert not reuses_mask(NewCommands)
 
 
+def test_the_promise_derives_valid_params_from_mask_targets() -> None:
+    """Under `valid_params_from_mask` a verb defines `mask_targets` alone: the base `valid_params`
+    returns its parameters, whatever `all_amounts`, from the class's own (or a subclass's)
+    `mask_targets`; the promise is kept by the class defining `mask_targets`, not by a subclass
+    that rewrites either method."""
+    from agentodyssey_pz.rules.base import CatalogueShape
+
+    class Derived(BaseActionRule):
+        name = verb = "derive"
+        params = ("object_name",)
+        param_min = param_max = 1
+        catalogue = CatalogueShape("object", name=0)
+        valid_params_from_mask = True
+
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            return None
+
+        def mask_targets(self, ctx):  # type: ignore[no-untyped-def]
+            return [("coin", ("coin",)), ("apple", ("apple",))]
+
+    class OtherMask(Derived):
+        def mask_targets(self, ctx):  # type: ignore[no-untyped-def]
+            return [("stick", ("stick",))]
+
+    class OwnList(Derived):
+        def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
+            return [("coin",)]
+
+    class Unpromised(Derived):  # turning the promise off gives the plain default back
+        valid_params_from_mask = False
+
+    ctx = None  # none of these listings reads it
+    for all_amounts in (True, False):
+        assert Derived().valid_params(ctx, all_amounts=all_amounts) == [("coin",), ("apple",)]
+    assert OtherMask().valid_params(ctx) == [("stick",)]
+    assert Unpromised().valid_params(ctx) == []
+    assert reuses_mask(Derived)
+    assert not reuses_mask(OtherMask) and not reuses_mask(OwnList) and not reuses_mask(Unpromised)
+
+
+def test_the_promise_without_mask_targets_is_refused_when_the_class_is_made() -> None:
+    """Each base listing derives from the other one: a verb promising `valid_params_from_mask`
+    without a `mask_targets` of its own (with or without its own `valid_params`) is a TypeError
+    naming it and the method, at class creation, never a recursion in the middle of a tick. A
+    subclass of a class that defines `mask_targets` inherits it and is fine."""
+    from agentodyssey_pz.rules.base import CatalogueShape
+
+    with pytest.raises(TypeError, match=r"Bare sets `valid_params_from_mask = True` but does not"
+                                        r" define `mask_targets`"):  # fmt: skip
+
+        class Bare(BaseActionRule):
+            name = verb = "bare"
+            catalogue = CatalogueShape("none")
+            valid_params_from_mask = True
+
+            def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+                return None
+
+    with pytest.raises(TypeError, match="ListOnly sets `valid_params_from_mask = True`"):
+
+        class ListOnly(BaseActionRule):
+            name = verb = "list_only"
+            valid_params_from_mask = True
+
+            def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+                return None
+
+            def valid_params(self, ctx, *, all_amounts=True):  # type: ignore[no-untyped-def]
+                return [()]
+
+    class Masked(BaseActionRule):
+        name = verb = "masked"
+        catalogue = CatalogueShape("none")
+
+        def apply(self, ctx, res):  # type: ignore[no-untyped-def]
+            return None
+
+        def mask_targets(self, ctx):  # type: ignore[no-untyped-def]
+            return [(None, ())]
+
+    class Promised(Masked):
+        valid_params_from_mask = True
+
+    assert Promised().valid_params(None) == [()]
+
+
+def test_bundled_verbs_promising_the_mask_define_mask_targets_and_seldom_valid_params() -> None:
+    """The bundled packs' verbs under `valid_params_from_mask` take their valid parameters from the
+    base class (one mechanism, no copied one-line override), except `inspect`, whose two listings
+    are both written out for speed."""
+    from agentodyssey_pz.resources import bundled_pack_names
+    from agentodyssey_pz.rules.packs import bundled_pack
+
+    own_lists = []
+    promising = 0
+    for pack in ["base", *bundled_pack_names()]:
+        for cls in bundled_pack(pack).action_rules:
+            if cls.valid_params_from_mask:
+                promising += 1
+                if cls.valid_params is not BaseActionRule.valid_params:
+                    own_lists.append(cls.name)
+    # 25 verbs, jam and siphon (sabotage's listings), war_machines' attack (base's) and inspect
+    assert promising == 29
+    assert own_lists == ["inspect"]
+
+
 def test_a_subclass_rewriting_a_listing_is_not_offered_in_the_dark() -> None:
     """`dark_safe` holds for a subclass that only changes what the verb does (a louder wait),
     not for one that rewrites a listing method below the class that promised, unless it promises

@@ -93,6 +93,17 @@ def test_malformed_action_rule_attributes_are_refused(
     assert "Dig ('dig')" in str(info.value)
 
 
+def test_a_mask_promise_without_mask_targets_is_refused(tmp_path: Path) -> None:
+    """`valid_params_from_mask = True` makes `valid_params` read `mask_targets`: a verb promising
+    it without defining `mask_targets` fails as the module is imported, naming the class."""
+    root = write_pack(tmp_path / "p", {"dig.py": dig("    valid_params_from_mask = True\n")})
+    with pytest.raises(RulePackError, match="cannot import dig") as info:
+        load_pack(root)
+    assert "Dig sets `valid_params_from_mask = True` but does not define `mask_targets`" in str(
+        info.value
+    )
+
+
 def test_a_rule_with_an_id_but_no_apply_is_refused_not_skipped(tmp_path: Path) -> None:
     source = dig().replace("def apply(", "def aply(")  # the typo the helper made
     root = write_pack(tmp_path / "p", {"dig.py": source})

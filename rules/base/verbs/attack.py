@@ -115,9 +115,6 @@ class Attack(BaseActionRule):
             "npc_attacked", agent.id, {"npc_id": npc.id, "damage": damage, "area_id": agent.area_id}
         )
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if agent.attack <= 0:  # refusal(): too weak to hurt anyone

@@ -38,9 +38,6 @@ class Drop(BaseActionRule):
         res.track_move(agent.id, oid, 1, hand_loc(agent), area_loc(agent.area_id))
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         listing = ctx.world.listing
         out: list[tuple[str | None, tuple[str, ...]]] = []

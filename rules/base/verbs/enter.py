@@ -117,9 +117,6 @@ class Enter(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         """Each reachable neighbour by name; its catalogue target is the area that name means
         world-wide (`World.area_named`), as for any command naming an area. In the dark, only

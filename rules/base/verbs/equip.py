@@ -90,9 +90,6 @@ class Equip(BaseActionRule):
         )
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         out: list[tuple[str | None, tuple[str, ...]]] = []

@@ -43,9 +43,6 @@ class PickUp(BaseActionRule):
         res.track_move(agent.id, oid, 1, area_loc(area.id), hand_loc(agent))
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if agent.hands_full:

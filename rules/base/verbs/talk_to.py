@@ -68,9 +68,6 @@ class TalkTo(BaseActionRule):
         res.emit("npc_talked_to", agent.id, {"npc_id": npc.id, "area_id": agent.area_id})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         # `rules.targets.nameable_npcs`, inlined as in `attack`.

@@ -61,9 +61,6 @@ class Unequip(BaseActionRule):
         res.emit("item_unequipped", agent.id, {"obj_id": oid})
         return None
 
-    def valid_params(self, ctx: RuleContext, *, all_amounts: bool = True) -> list[tuple[str, ...]]:
-        return [params for _, params in self.mask_targets(ctx)]
-
     def mask_targets(self, ctx: RuleContext) -> list[tuple[str | None, tuple[str, ...]]]:
         agent, world = ctx.actor, ctx.world
         if agent.hands_full:
