@@ -1,6 +1,6 @@
 """`side_quest_step` (priority 3): four repeatable errands per agent, published by its own guide.
 
-Rule pack `base`; spec step-rules section 6, data in the world's `side_quests` section
+Rule pack `base`; docs/mechanics/quests.md#side-quests, data in the world's `side_quests` section
 (`agentodyssey_pz/world/side_quest_data.py`). Once an agent has explored `unlock_after` areas
 besides the spawn area, its guide appears and offers one task per scenario (collect, craft, talk,
 trade) drawn from what the agent has seen; a finished task pays coins on the agent's ground and
@@ -94,7 +94,7 @@ def area_text(world: World, area_id: str) -> str:
     return f"{world.places[area.place_id].name}, {area.name}"
 
 
-# ------------------------------------------------------------------ candidates (spec 6.3)
+# ------------------------------------------------------------------ candidates
 # G is the area of the agent's guide, V the visited areas (visit order), E = V - {G}.
 def collect_candidates(world: World, explored: list[str], guide_area: str) -> list[tuple[str, int]]:
     """Raw, non-quest kinds lying somewhere in E but not on G's ground, with their total in E."""
@@ -221,7 +221,7 @@ class Errands:
         self.agent.progress[STATE_KEY] = progress
         return progress
 
-    # ---------------------------------------------------------------- the tick (spec 6.2)
+    # ---------------------------------------------------------------- the tick
     def advance(self) -> None:
         progress, visited = self.progress, self.agent.visited
         if not progress["unlocked"]:
@@ -267,7 +267,7 @@ class Errands:
             self.progress["guide_name"] = self.state["guide_names"][self.agent.id] = npc.name
         return npc
 
-    # ---------------------------------------------------------------- tasks (spec 6.3)
+    # ---------------------------------------------------------------- tasks
     def publish(self, scenario: str) -> None:
         guide_area = self.world.npcs[self.progress["guide"]].area_id
         visited = list(self.agent.visited)
@@ -322,7 +322,7 @@ class Errands:
         task = dict(target=did, target_name=name, target_npc=npc_id, npc_name=npc_name)
         return {**task, "target_area": area_id, "description": text}
 
-    # ---------------------------------------------------------------- completion (spec 6.4)
+    # ---------------------------------------------------------------- completion
     def is_done(self, scenario: str, task: dict[str, Any], mine: list[Any]) -> bool:
         """Whether a task is done; `mine` is this tick's events about the agent."""
         if scenario == "collect":

@@ -1,4 +1,5 @@
-"""`drop <object>`: one unit from the hands onto the ground. Rule pack `base`; spec actions.md 4."""
+"""`drop <object>`: one unit from the hands onto the ground. Rule pack `base`;
+docs/mechanics/verbs.md#drop."""
 
 from __future__ import annotations
 
