@@ -11,7 +11,7 @@ from typing import Any
 from agentodyssey_pz.policies.planning import Plan, Stuck
 from agentodyssey_pz.world.agents import carried_stores
 
-WRITE_USAGE = "write"  # objects with this usage are writing tools (spec actions.md, `write`)
+WRITE_USAGE = "write"  # objects with this usage are writing tools (docs/mechanics/verbs.md#write)
 
 
 class Writing:

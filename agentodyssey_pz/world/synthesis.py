@@ -3,12 +3,12 @@
 Layer: world core. Each stage draws only from its own generator (see `rng.py`) and makes exactly the
 reference's sequence of calls, so a definition that uses the base generator gives the reference's
 world for the same seed: same objects per area, NPC instances (level, hp, attack, coins, inventory),
-paths with their locks and keys, and instance ids. Section numbers below refer to the spec's
-world-synthesis document.
+paths with their locks and keys, and instance ids. The stages are those of
+docs/mechanics/world-synthesis.md.
 
 Two reference quirks that shape the random stream or the result are kept by default and can be
-switched off in `SynthesisOptions`; every other quirk listed in the spec is fixed (see the notes at
-each stage).
+switched off in `SynthesisOptions`; every other quirk of docs/mechanics/world-synthesis.md is fixed
+(see the notes at each stage).
 
 The world's variant (`World.variant`, from `features.synthesis`; `variants.py`) says where the
 generators AgentOdyssey built quarantine, remnant and mark with differ from the base one: stream
@@ -50,7 +50,7 @@ class SynthesisOptions:
             but only that stream).
         zero_loot_keeps_prototype_count: when an NPC's loot roll for an item is 0, keep the
             prototype's count (the reference does, so every listed item drops at least once);
-            False drops the item, as the spec recommends when parity is not needed.
+            False drops the item, the better choice when parity is not needed.
     """
 
     eager_light_draw: bool = True
@@ -74,7 +74,7 @@ def generate(
     return world
 
 
-# ---------------------------------------------------------------------------- stage 1 (section 3)
+# ---------------------------------------------------------------------------- stage 1
 def build_places(world: World, rng: random.Random, options: SynthesisOptions) -> None:
     for pdef in world.definition.entities.places:
         world.add_place(Place(pdef.id, pdef.name, pdef.unlocked, type=pdef.type))
@@ -91,7 +91,7 @@ def build_places(world: World, rng: random.Random, options: SynthesisOptions) ->
             world.add_area(Area(adef.id, adef.name, level, light, pdef.id, type=adef.type))
 
 
-# ---------------------------------------------------------------------------- stage 4 (section 5)
+# ---------------------------------------------------------------------------- stage 4
 def connect_areas(world: World, rng: random.Random) -> None:
     graph = world.definition.graph
     if graph is not None and graph.connections and world.variant.honours_graph:
@@ -141,7 +141,7 @@ def chain_places(world: World, rng: random.Random, unlockables: list[str]) -> No
         world.connect(u, v, locked=locked, key=key)
 
 
-# ---------------------------------------------------------------------------- stage 5 (section 6)
+# ---------------------------------------------------------------------------- stage 5
 @attrs.frozen
 class Pools:
     raw_local: list[ObjectDef]
@@ -270,7 +270,7 @@ def spawn_override(world: World) -> None:
             area.add_objects(oid, count)
 
 
-# ---------------------------------------------------------------------------- stage 6 (section 7)
+# ---------------------------------------------------------------------------- stage 6
 def choose_level(rng: random.Random, home_level: int) -> int:
     """7.1: an instance's level around its home area's level (one random() draw)."""
     if home_level > 1:
@@ -288,7 +288,7 @@ def create_npc(
     rng: random.Random,
     options: SynthesisOptions | None = None,
 ) -> Npc:
-    """7.4: an NPC instance at `level` with its coins and loot drawn (in the spec's order), as the
+    """An NPC instance at `level` with its coins and loot drawn (in the reference's order), as the
     world's synthesis variant makes them (loot counts, default rhythm). Rules that create NPCs
     during play call this too, so they follow the variant the world was built with."""
     options = options or SynthesisOptions()

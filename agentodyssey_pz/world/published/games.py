@@ -120,7 +120,7 @@ GAMES: dict[str, GameSpec] = {
             main_quest=True,
             rule_packs=("outbreak",),
             # The outbreak pack's light fuel decides who is in the dark, and the dark hides only
-            # the ground and the people around (docs/world-format.md 9.1).
+            # the ground and the people around (docs/world-format.md#91-darkness).
             darkness={"agent_flags": "in_darkness", "hides": "surroundings"},
             missing=(),
         ),
