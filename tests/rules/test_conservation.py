@@ -89,7 +89,8 @@ def consumed(game: Any, res: RuleResult) -> Counter[str]:
 
 
 def expected_change(game: Any, verb: str, res: RuleResult, delta: Counter[str]) -> Counter[str]:
-    """The change the spec allows for this action (checking bounds where it only bounds it)."""
+    """The change docs/mechanics/verbs.md allows for this action (checking bounds where it only
+    bounds it)."""
     world = game.world
     allowed: Counter[str] = Counter()
     for event in res.events:

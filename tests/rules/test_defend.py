@@ -1,6 +1,6 @@
 """`defend`: guard up for this tick, streak ended; in combat half the missing stamina comes back.
 
-Spec: actions.md section 2 (stamina = min(1.0, s + (1.0 - s) * 0.5), shown as int(s * 100)%).
+docs/mechanics/verbs.md#defend (stamina = min(1.0, s + (1.0 - s) * 0.5), shown as int(s * 100)%).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`wait`: ends an attack streak; in combat it also refills stamina. Nothing else changes.
 
-Spec: actions.md section 1.
+docs/mechanics/verbs.md#wait.
 """
 
 from __future__ import annotations
