@@ -27,7 +27,7 @@ OUTSIDE = (
 )
 OLD_FORMS = {
     "a section number of an outside document": re.compile(
-        rf"(?<![\w/#-])(?:{OUTSIDE})(?:\.md)?\s+(?:sections?\s+)?(?:\d|§|[CS]\d)"
+        rf"(?<![\w/#-])(?i:{OUTSIDE})(?:\.md)?\s+(?:sections?\s+)?(?:\d|§|[CS]\d)"
     ),
     "an outside behaviour document": re.compile(
         r"(?<![\w/#-])(?:actions|step-rules|rule-framework|dependency-tracker|quest-conditions"
@@ -45,6 +45,7 @@ OLD_FORMS = {
     "a style or architecture note": re.compile(r"\b(?:STYLE|ARCHITECTURE)\b|README section"),
     "a section number instead of an anchor": re.compile(r"(?<![\w-])[\w-]+\.md,?\s+(?:\d|§)"),
 }
+SECTION_NEXT_LINE = re.compile(r"\s*(?:#\s*)?\d+(?:\.\d+)*\b")
 # Bare "section 7" means a section of an outside document in code; pages number their own.
 CODE_FORMS = {"a bare section number": re.compile(r"\b[Ss]ections? \d")}
 PATHS = re.compile(
@@ -75,7 +76,11 @@ def old_citations(path: str, text: str) -> list[str]:
     suffix = Path(path).suffix
     forms = {**OLD_FORMS, **CODE_FORMS} if suffix in {".py", ".toml", ".cfg", ".yml"} else OLD_FORMS
     found = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
+        wrapped = number < len(lines) and SECTION_NEXT_LINE.match(lines[number])
+        if suffix in PROSE_SUFFIXES and line.endswith(".md") and wrapped:  # `page.md` / `11.1`
+            found.append(f"{path}:{number}: a section number instead of an anchor")
         if suffix in PROSE_SUFFIXES:
             found += [
                 f"{path}:{number}: {what}" for what, form in forms.items() if form.search(line)
@@ -128,6 +133,7 @@ def test_every_cited_docs_anchor_is_a_heading(texts: dict[str, str]) -> None:
         "# rule-framework section 5",
         "# dependency-tracker 2.1",
         "# world-synthesis section 9",
+        '"""World-definition 4.2, the instance form."""',
         "# the world-definition spec",
         "# \u00a7 8",
         "# STYLE section 2",
@@ -137,6 +143,7 @@ def test_every_cited_docs_anchor_is_a_heading(texts: dict[str, str]) -> None:
         "# quarantine.md 3.2",
         "# quest-conditions.md S4",
         "# docs/world-format.md 11.1",
+        "# (see docs/world-format.md\n# 11.1 for it)",
         "# refers to section 3",
         'PATH = "/work/main/worlds"',
         "# from ../shared/notes",

@@ -55,7 +55,7 @@ def ref_area(world: World, area_id: str) -> dict[str, Any]:
 
 
 def ref_npc(npc: Any) -> dict[str, Any]:
-    """World-definition 4.2, the instance form (every key the reference writes)."""
+    """The instance form of an NPC (every key the reference writes)."""
     return {
         "type": "npc",
         "id": npc.id,

@@ -191,7 +191,8 @@ def test_reaching_100_xp_levels_up_with_hp_and_base_attack(game: Game) -> None:
         {"levels_gained": 1}
     ]
     assert "progress.level_up" in result.feedback_keys("agent_0")
-    # Fixed quirk (7.7): the bonus is in `attack` at once, not after the next tick's update.
+    # Fixed quirk ("a level-up raises attack at once"): the bonus is in `attack` at once, not after
+    # the next tick's update.
     assert me.attack == 15
     tick(game)
     assert me.attack == 15

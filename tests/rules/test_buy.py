@@ -407,7 +407,7 @@ def random_stage(game: Any, seed: int) -> Any:
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds; any other tuple fails and changes nothing - except an amount
     above the stock, which `buy` clamps: it must then succeed as the listed tuple with the
-    clamped amount, or an instance name, which buys its definition (16.4)."""
+    clamped amount, or an instance name, which buys its definition."""
     game = make_game()
     checked, _ = check_valid_params_sampled(
         "buy",

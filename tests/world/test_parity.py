@@ -170,7 +170,7 @@ def reference_generate(
         area_instances[v]["neighbors"][u] = {"to_id": u, "locked": locked, "object_to_unlock": key}
 
     graph = wd.get("graph")
-    if graph and graph.get("connections"):  # 5.1
+    if graph and graph.get("connections"):  # the predefined graph
         for a in area_instances.values():
             a["neighbors"] = {}
         for conn in graph["connections"]:
@@ -178,7 +178,7 @@ def reference_generate(
                 connect(conn["from"], conn["to"], conn.get("locked", False), conn.get("key"))
     else:
         unlockables = [oid for oid, o in objects.items() if o["usage"] == "unlock"]
-        for place in place_instances.values():  # 5.2
+        for place in place_instances.values():  # chains inside places
             ids = list(place["areas"])
             if len(ids) <= 1:
                 continue
@@ -280,7 +280,7 @@ def reference_generate(
         for area in dist_areas:
             big_l = area["level"]
             k_l = 5 + (lmax - big_l)
-            # 6.3 guarantee stage ("for each area in dist_areas, before drawing")
+            # guarantee stage ("for each area in dist_areas, before drawing")
             raw_here = [o for o in raw_local if area["id"] in _obj_areas(o)]
             crafted_here = [o for o in crafted_local if area["id"] in _obj_areas(o)]
             for group, units in ((raw_here, max(1, big_l)), (crafted_here, 1)):
@@ -296,7 +296,7 @@ def reference_generate(
                                 place_writable_instance(area, o["id"])
                         continue
                     area["objects"][o["id"]] = area["objects"].get(o["id"], 0) + units
-            # 6.4 weighted draws
+            # weighted draws
             materials = raw_here + crafted_here + global_pool + unlock_pool
             weights = (
                 [w_raw(o, big_l) for o in raw_here]
@@ -305,7 +305,8 @@ def reference_generate(
                 + [0.001] * len(unlock_pool)
             )
             if not materials:
-                # QUIRK FIX (6.4, empty pool raises IndexError): skip the area, no draw.
+                # QUIRK FIX ("empty pools do not crash": an empty pool raises IndexError): skip the
+                # area, no draw.
                 fixes.append(FIX_EMPTY_MATERIALS)
                 continue
             n = len(materials)
@@ -326,7 +327,7 @@ def reference_generate(
                     continue
                 area["objects"][o["id"]] = area["objects"].get(o["id"], 0) + 1
 
-    # 6.5 currency pass: every area, spawn included
+    # currency pass: every area, spawn included
     coins = [oid for oid, o in objects.items() if o["category"] == "currency"]
     for area in area_instances.values():
         if coins and rng_objects.random() < 0.5:
@@ -334,7 +335,7 @@ def reference_generate(
             q = rng_objects.randint(1, 2 * area["level"])
             area["objects"][c] = area["objects"].get(c, 0) + q
 
-    # 6.7 spawn override
+    # spawn override
     if spawn_def:
         area = area_instances[spawn_def["area"]]
         area["objects"] = {}
@@ -345,7 +346,7 @@ def reference_generate(
                 del spawn_def["objects"][oid]  # harmless here, `wd` is our own copy
                 for i in range(count):
                     if container_count[oid] != i:
-                        # QUIRK FIX (6.7, container index restarts at 0): use the counter.
+                        # QUIRK FIX (the spawn container index restarts at 0): use the counter.
                         fixes.append(FIX_SPAWN_CONTAINER_INDEX)
                     place_container_instance(area, oid)
             elif objects[oid]["usage"] == "writable" and not objects[oid].get("text", ""):
@@ -396,7 +397,7 @@ def reference_generate(
     else:
         lmax = max(a["level"] for a in dist_areas)
         spawn_npcs = inits["spawn"].get("npcs", {})
-        for proto in prototypes.values():  # 7.2
+        for proto in prototypes.values():  # unique NPCs
             if not proto["unique"]:
                 continue
             if proto["id"] in spawn_npcs:
@@ -407,7 +408,7 @@ def reference_generate(
             lvl = level_choice(home["level"])
             register(create_instance(proto, None, lvl), home)
         non_unique = [p for p in prototypes.values() if not p["unique"]]
-        for home in dist_areas:  # 7.3
+        for home in dist_areas:  # other NPCs
             big_l = home["level"]
             p_l = 0.6 + (big_l - 1) * 0.4 / lmax
             budget = rng_npc_assign.randint(math.floor(big_l / 2), big_l)
@@ -424,7 +425,7 @@ def reference_generate(
                     budget -= 1
                 count[proto["id"]] += 1
                 register(npc, home)
-        if spawn_def:  # 7.5
+        if spawn_def:  # spawn NPCs
             area = area_instances[spawn_def["area"]]
             area["npcs"] = []
             for pid, n in spawn_def.get("npcs", {}).items():
@@ -668,7 +669,8 @@ def _variant_no_unlock_objects(raw: dict[str, Any]) -> None:
 
 
 def _variant_spawn_npcs(raw: dict[str, Any]) -> None:
-    """Spawn NPCs: a unique one (listed, so skipped in 7.2) and two non-unique ones."""
+    """Spawn NPCs: a unique one (listed, so skipped by the unique-NPC placement) and two non-unique
+    ones."""
     raw["initializations"]["spawn"]["npcs"] = {"npc_wasp": 2, "npc_cider_seller": 1}
 
 

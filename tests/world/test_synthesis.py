@@ -265,7 +265,7 @@ def test_local_materials_are_always_in_their_areas(name: str) -> None:
                     continue
                 area = world.areas[area_id]
                 have = world.total_units([area]).get(obj.id, 0)
-                # 6.3: raw local max(1, L) units, crafted local at least 1.
+                # Raw local max(1, L) units, crafted local at least 1.
                 need = max(1, area.level) if not obj.craft.ingredients else 1
                 assert have >= need, (seed, obj.id, area_id, have)
 

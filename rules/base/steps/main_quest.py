@@ -6,14 +6,17 @@ is active; stages without conditions close when their requirements do). Each age
 progress, guide and bosses, so any number of agents progress at their own speed. Quest variables are
 set up once per episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
 
-Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a
+Fixed reference quirks: per-agent guides and bosses
+(docs/mechanics/quests.md#quirk-per-agent-guides-and-bosses); a boss appears only through a
 stage's `spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no
-quest can soft-lock (8.7); a `shared` boss (one for everyone) counts as beaten for everyone once
-anyone kills it; boss modifiers are recomputed from the base stats every tick (8.7,
-`quest_bosses.py`); every completed stage emits `quest_stage_advanced` unless
-`GameConfig.reward_final_quest_stages` is False (8.8); a guide's reminders are counted from the
-start of the agent's stage. What conditions read back (kills, lit areas, talks, purchases, NPCs
-killed) is recorded by `quest_tracking.py`, only for the quests that read it.
+quest can soft-lock; a `shared` boss (one for everyone) counts as beaten for everyone once
+anyone kills it; boss modifiers are recomputed from the base stats every tick
+(docs/mechanics/quests.md#quirk-boss-modifiers-are-recomputed-every-tick, `quest_bosses.py`);
+every completed stage emits `quest_stage_advanced` unless
+`GameConfig.reward_final_quest_stages` is False
+(docs/mechanics/rewards.md#quirk-final-quest-stages-pay-nothing); a guide's reminders are counted
+from the start of the agent's stage. What conditions read back (kills, lit areas, talks, purchases,
+NPCs killed) is recorded by `quest_tracking.py`, only for the quests that read it.
 """
 
 from __future__ import annotations

@@ -9,16 +9,18 @@ counts as the `side_quest` reward component. Everything is kept in `agent.progre
 saved with the game.
 
 Fixed reference quirks and interpretations:
-* one guide instance per agent (6.5), named from the data's pool: shuffled with
-  `random.Random(seed ^ 0x5A5A5A5A)`, agents by sorted id take the next name no NPC uses; agents
-  beyond the pool get the fallback name, numbered from the second one on so names stay unique;
-* trade tasks only offer priced items (6.3; the reference offers items `buy` refuses);
+* one guide instance per agent (docs/mechanics/quests.md#quirk-one-guide-per-agent), named from the
+  data's pool: shuffled with `random.Random(seed ^ 0x5A5A5A5A)`, agents by sorted id take the next
+  name no NPC uses; agents beyond the pool get the fallback name, numbered from the second one on so
+  names stay unique;
+* trade tasks only offer priced items (the reference offers items `buy` refuses;
+  docs/mechanics/quests.md#quirk-trade-tasks-only-for-priced-items);
 * visits are recorded before the step rules, so the side quests unlock on the tick the agent stands
-  in its last required area (the reference lags one tick, 6.2);
+  in its last required area (the reference lags one tick);
 * agents who have not passed the tutorial are skipped (per agent, like the main quest);
 * the guide is touched every tick, but its ledger (dialogue) is re-rendered only when a task or the
   guide itself changed - the text is a function of those, so agents read the same as if it were
-  rewritten every tick (6.5), at a fraction of the cost.
+  rewritten every tick, at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -381,7 +383,7 @@ class Errands:
         if any(a not in seen for a in agent.visited):
             self.publish(scenario)
 
-    # ---------------------------------------------------------------- the guide's ledger (6.5)
+    # ---------------------------------------------------------------- the guide's ledger
     def write_dialogue(self, guide: Any) -> None:
         """One line per scenario: its task and pay, or that there is none for now."""
         texts = self.data.texts

@@ -12,10 +12,12 @@ is called with a seed from the game's generator and its spec is merged with
 told which new lands appeared.
 
 Fixed reference quirks: the generator runs synchronously, so there is no pending job and no "the
-world starts to change" line (7); the trigger sees this tick's visits (the engine records them
-before the step rules; 7 and 10.3); one feature flag source (7, 10.6); a failed or empty expansion
-is logged, nobody is told, and it is retried when some agent visits an area it had not visited,
-or after a back-off of RETRY_TICKS ticks, doubling with each failure in a row up to
+world starts to change" line; the trigger sees this tick's visits (the engine records them
+before the step rules; docs/mechanics/step-rules.md#quirk-step-rules-see-this-ticks-visits); one
+feature flag source
+(docs/mechanics/step-rules.md#quirk-expansion-is-synchronous-and-quiet-on-failure); a failed or
+empty expansion is logged, nobody is told, and it is retried when some agent visits an area it had
+not visited, or after a back-off of RETRY_TICKS ticks, doubling with each failure in a row up to
 MAX_RETRY_TICKS (the reference re-triggers every other tick and spams its agents, 7; waiting for
 visits alone would end growth for good once every area is seen, after one bad reply of a language
 model). State lives in `world.auxiliary["world_expansion"]`: `{"count", "total_areas",

@@ -3,10 +3,10 @@
 Rule pack `base`; docs/mechanics/verbs.md#equip. One unit moves from the hands to the equipped
 items. At most one inventory container and one armour; armour adds its defense. Weapons, tools,
 writables and everything else cannot be equipped (a weapon counts while held in hand). Reference
-quirk fixed (18.8): only what `equip` accepts is listed as valid (held armour and held container
-instances), never weapons. Tracking: armour moves to the `equip` location like containers (the
-reference's separate `armor` kind strands tokens;
-docs/mechanics/dependency-tracking.md#tracking-events).
+quirk fixed (docs/mechanics/verbs.md#quirk-weapons-are-not-offered-for-equip): only what `equip`
+accepts is listed as valid (held armour and held container instances), never weapons. Tracking:
+armour moves to the `equip` location like containers (the reference's separate `armor` kind strands
+tokens; docs/mechanics/dependency-tracking.md#tracking-events).
 """
 
 from __future__ import annotations
