@@ -44,6 +44,7 @@ OLD_FORMS = {
     "a section sign": re.compile("\u00a7"),
     "a style or architecture note": re.compile(r"\b(?:STYLE|ARCHITECTURE)\b|README section"),
     "a section number instead of an anchor": re.compile(r"(?<![\w-])[\w-]+\.md,?\s+(?:\d|§)"),
+    "a quoted heading instead of an anchor": re.compile(r'docs/[\w/-]+\.md "'),
 }
 SECTION_NEXT_LINE = re.compile(r"\s*(?:#\s*)?\d+(?:\.\d+)*\b")
 # Bare "section 7" means a section of an outside document in code; pages number their own.
@@ -143,6 +144,7 @@ def test_every_cited_docs_anchor_is_a_heading(texts: dict[str, str]) -> None:
         "# quarantine.md 3.2",
         "# quest-conditions.md S4",
         "# docs/world-format.md 11.1",
+        '# docs/rule-packs.md "The courts pack"',
         "# (see docs/world-format.md\n# 11.1 for it)",
         "# refers to section 3",
         'PATH = "/work/main/worlds"',

@@ -107,7 +107,7 @@ def play(
 def lose_turn(
     game: Game, agent: AgentState, raw: Any, res: RuleResult, rule: Any, forced: Command
 ) -> Command:
-    """A lost turn (docs/rule-packs.md "Lost turns"): the forcing rule is told, then `forced` is
+    """A lost turn (docs/rule-packs.md#lost-turns): the forcing rule is told, then `forced` is
     played instead of the agent's own command, which counts as taken (`action_ok`) only when it
     was that very command and it took effect."""
     own = resolve_command(game, raw)

@@ -344,7 +344,7 @@ class BaseStepRule(ABC):
     @abstractmethod
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
-    # Lost turns (docs/rule-packs.md "Lost turns"): a rule overriding `forced_command` may make an
+    # Lost turns (docs/rule-packs.md#lost-turns): a rule overriding `forced_command` may make an
     # agent play another command than its own this tick; the engine asks only such rules.
     def forced_command(self, game: Any, agent: Any) -> Command | None:
         """The command `agent` plays this tick instead of its own (a lost turn), or None. Asked

@@ -272,7 +272,7 @@ class Features:
     # name (e.g. "lockpicking"); loaded after the base pack, before a world folder's own.
     rule_packs: tuple[str, ...] | None = _absent()
     # Ours: numbers of the loaded rules a world tunes, by rule name, then setting name (each rule
-    # declares its settings and their defaults; docs/rule-packs.md "Settings").
+    # declares its settings and their defaults; docs/rule-packs.md#settings).
     rule_settings: dict[str, dict[str, Any]] | None = _absent()
     # Ours: which world-synthesis variant builds the world (`SYNTHESIS_VARIANTS`; absent: "base"):
     # AgentOdyssey's quarantine, remnant and mark were made with other generators

@@ -14,7 +14,7 @@ Events `path_unlocked` / `lockpick_failed` with `from_area` and `to_area`. Draws
 game's seeded generator: the success draw, then on failure the hurt draw. A path's key
 (`object_to_unlock`) plays no part.
 
-Settings (docs/rule-packs.md "Settings"; the defaults are cinderdeep's):
+Settings (docs/rule-packs.md#settings; the defaults are cinderdeep's):
 
 * `lockpick`, `wrench`: what makes a held object a lockpick or a wrench: its usage (`lockpick`,
   `tension_wrench`), or with `tools_by_id` its definition id (remnant: `obj_lockpick`,

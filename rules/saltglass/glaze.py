@@ -1,6 +1,6 @@
 """`salt_glaze_step` (priority 4): under the open salt sky, glass in hand may glaze one item.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass.
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass.
 Per agent, in agent order, each agent's record
 `agent.progress["salt_glaze"] = {active, obj_id, stat, amount}`:
 

@@ -1,6 +1,6 @@
 """`disassemble <object>`: break one unit I hold or that lies here back into salvage.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remnant and mark.
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs); AgentOdyssey's remnant and mark.
 Checks in order: the name is known; the named object is not one I wear (`equipped`); a unit is in
 my hands, else on the ground here; its definition has a recipe. Stations, keys, weapons, armour,
 containers and writables all come apart if they have one; a container's contents go with it, as

@@ -1,6 +1,6 @@
 """`pickpocket <npc>`: try to steal from an NPC here.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remnant and mark.
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs); AgentOdyssey's remnant and mark.
 The only check: the NPC is here. The chance starts at 0.4: +0.1 with empty hands, -0.2 with both
 hands full (2 units or more), -0.15 against a merchant; clamped to [0, 1]. One `random()` from the
 game's generator decides; below the chance the theft succeeds:

@@ -1,5 +1,5 @@
 """The `living_world` and `shifting_paths` packs as whole games: the rule order of remnant and
-mark, the guide's tables and mark's settings object (docs/rule-packs.md "Bundled packs"), the
+mark, the guide's tables and mark's settings object (docs/rule-packs.md#bundled-packs), the
 audit of the test world (exact masks, replay, another process, resume), and AgentOdyssey's own
 remnant and mark worlds read from the user's copy, with their undefined ids patched as
 docs/agentodyssey-games.md#ids-that-nothing-defines says (tests skip without a copy).

@@ -55,7 +55,7 @@ class Equip(BaseActionRule):
     valid_params_from_mask = True
 
     # Its listings read only what the agent carries: offered in a dark that hides only the
-    # surroundings (docs/rule-packs.md "Listings in the dark").
+    # surroundings (docs/rule-packs.md#listings-in-the-dark).
     dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

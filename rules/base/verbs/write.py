@@ -53,7 +53,7 @@ class Write(BaseActionRule):
     catalogue = CatalogueShape("writable", name=1, text=0)
 
     # Its listings read only what the agent carries: offered in a dark that hides only the
-    # surroundings (docs/rule-packs.md "Listings in the dark").
+    # surroundings (docs/rule-packs.md#listings-in-the-dark).
     dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

@@ -22,10 +22,10 @@ translated:
   text (hands, inventory, held containers).
 * `has_item_count` and `has_all_materials`: possession counts.
 
-One softlock is fixed (docs/agentodyssey-games.md "metropolis"): the bailiff, the advocate and Vosk
-stand in the world from the first tick, and metropolis counts a kill only as this agent's kill
-event in the tick its stage is checked, so an early kill, or another agent's, could never count.
-Here a kill by anyone at any time counts (`npc_dead`).
+One softlock is fixed (docs/agentodyssey-games.md#published-quirks-and-our-choices): the bailiff,
+the advocate and Vosk stand in the world from the first tick, and metropolis counts a kill only as
+this agent's kill event in the tick its stage is checked, so an early kill, or another agent's,
+could never count. Here a kill by anyone at any time counts (`npc_dead`).
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ marshal, Kael and Vessa are moved to their quest areas (AgentOdyssey makes a sec
 same id). The warden, the colossus guard and the architect are those placed NPCs (`placed`), shared,
 back to the health they had when their stage first became active after beating someone (B4).
 
-Choices (docs/agentodyssey-games.md "robot_kingdom"): the kill stages of the automaton, the two
-ravagers and the ember scavenger are `npc_dead` (anyone's kill, at any time, counts: as published
-only the agent's own kill in the stage's tick did, which left every other agent stuck); a boss
-killed by anyone before its stage counts too (published, it came back). Everything else as
+Choices (docs/agentodyssey-games.md#robotkingdoms-main-quest): the kill stages of the automaton, the
+two ravagers and the ember scavenger are `npc_dead` (anyone's kill, at any time, counts: as
+published only the agent's own kill in the stage's tick did, which left every other agent stuck); a
+boss killed by anyone before its stage counts too (published, it came back). Everything else as
 published, e.g. `npc_has_coins` holds at once (the merchant starts with more than 15 coins).
 """
 
