@@ -39,12 +39,14 @@ OLD_FORMS = {
         r"\bSpec:|\(spec:\s+[a-z]+[-.]|\b[Ss]pec(?:'s\b|\s+(?:\d|§|quirk|sections?\b|[a-z-]+\.md|step-rules|actions"
         r"|rule-|world-|synthesis|dependency|observations|rewards|metropolis"
         r"|robot_kingdom|quarantine))|\b[Tt]he spec\b|\b(?:synthesis|world-definition) spec\b"
+        r"|\b(?:[Ii]ts|their) spec\b|\b[Ss]pec (?:recommends|says|gives|obs|prescribes)\b"
     ),
     "a quirk number": re.compile(r"\b[Qq]uirks? \d"),
     "a section sign": re.compile("\u00a7"),
     "a style or architecture note": re.compile(r"\b(?:STYLE|ARCHITECTURE)\b|README section"),
     "a section number instead of an anchor": re.compile(r"(?<![\w-])[\w-]+\.md,?\s+(?:\d|§)"),
     "a quoted heading instead of an anchor": re.compile(r'docs/[\w/-]+\.md "'),
+    "an item of the published games' quest notes": re.compile(r"\([BCSE]\d{1,2}(?:\)|: )"),
 }
 SECTION_NEXT_LINE = re.compile(r"\s*(?:#\s*)?\d+(?:\.\d+)*\b")
 # Bare "section 7" means a section of an outside document in code; pages number their own.
@@ -140,9 +142,12 @@ def test_every_cited_docs_anchor_is_a_heading(texts: dict[str, str]) -> None:
         "# STYLE section 2",
         '"""Import direction (ARCHITECTURE "Layers")."""',
         "# as the spec recommends",
+        "# run; its spec recommends this order.",
+        "# spec obs 10 recommends listing it",
         "# robot_kingdom.md 6.5's table",
         "# quarantine.md 3.2",
         "# quest-conditions.md S4",
+        "# each at its area's level (S1); moved (S2: a second NPC)",
         "# docs/world-format.md 11.1",
         '# docs/rule-packs.md "The courts pack"',
         "# (see docs/world-format.md\n# 11.1 for it)",

@@ -1,9 +1,9 @@
 """What `buy` and `sell` share: the checks on amount and merchant, coins carried, prices, names.
 
-Rule pack `base`; docs/mechanics/verbs.md#buy and #sell. The money of a world is `world.currency_id`
-(the first currency definition); a world without one can still buy free goods but cannot sell.
-Trades use the carried stores of `agents.carried_stores` in their order: hands, the equipped
-inventory, then containers held in hand (equipped items themselves are never traded).
+Rule pack `base`; docs/mechanics/verbs.md#buy and docs/mechanics/verbs.md#sell. The money of a world
+is `world.currency_id` (the first currency definition); a world without one can still buy free goods
+but cannot sell. Trades use the carried stores of `agents.carried_stores` in their order: hands, the
+equipped inventory, then containers held in hand (equipped items themselves are never traded).
 
 The checks return a `Deal` (what will change hands) or a `Line` saying why not, and change nothing,
 so a verb runs every check before it moves anything.

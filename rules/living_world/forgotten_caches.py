@@ -3,8 +3,8 @@ cache of materials.
 
 Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Runs during the tutorial
 phase too (skipping tutorial rooms). For each area some agent has visited, the spawn area aside, in
-definition order (AgentOdyssey walks a set of names, whose order differs between processes; the
-spec recommends definition order):
+definition order (AgentOdyssey walks a set of names, whose order differs between processes; we
+use definition order):
 
 1. the first time, a threshold `randint(35, 50)`;
 2. an agent stands there: idle count back to 0, next area;

@@ -10,7 +10,7 @@ also when nothing came back.
 
 Valid-action lists name each thing in my hands, then each on the ground, in the order they lie
 there, each once. (AgentOdyssey collects these names in a set, so its order differs from run to
-run; its spec recommends this order.) The listings read only my reach (`lists_from_reach`).
+run; we fix this order.) The listings read only my reach (`lists_from_reach`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ game's generator decides; below the chance the theft succeeds:
 
 What I steal goes to my hands if one was free before the theft (at most 1 unit held), else to the
 ground here. Coins that do not fit in my hands fall to the ground too: AgentOdyssey fills the hands
-past their two units there; its spec recommends this. Event `npc_pickpocketed {npc_id,
+past their two units there; we keep the two-hands limit. Event `npc_pickpocketed {npc_id,
 what_was_stolen: {obj_id, amount}, area_id}` (obj_id None and amount 0 when nothing was taken).
 Money is the world's currency (`obj_coin` in remnant and mark); in a world without one, coins are
 never taken and the NPC's items are tried instead.

@@ -4,8 +4,8 @@ For three agents on each bundled world, a seeded generator mixes commands offere
 `valid_params` with random garbage, and runs each through the action rules alone (no step rules, so
 nothing but the verb changes the world). After every action the units of every definition, summed
 over every place (grounds, hands, equipped items, containers lying or carried anywhere, NPC
-inventories), with NPC purses added to the currency, must be unchanged - except exactly where the
-spec says otherwise:
+inventories), with NPC purses added to the currency, must be unchanged - except exactly where
+docs/mechanics/verbs.md says otherwise:
 
 * `sell` destroys the sold units (the merchant pays coins out of its own purse: coins conserved);
 * `craft` creates `amount` products and consumes at most ceil(quantity x amount) of each ingredient;

@@ -69,5 +69,5 @@ def test_defend_out_of_combat_keeps_stamina(game: Game) -> None:
 
 
 def test_valid_params_lists_the_bare_command(game: Game) -> None:
-    """`defend` always succeeds; spec obs 10 recommends listing it."""
+    """`defend` always succeeds; it is always listed (docs/mechanics/verbs.md#defend)."""
     assert valid_params(game, "defend") == [()]

@@ -1,8 +1,10 @@
 """World state serialisation (lossless JSON round trip, malformed data) and world expansion.
 
-docs/mechanics/world-synthesis.md#world-expansion and #saving-a-world. The expansion is checked
-against the recommended behaviour: validated like a world file, atomic, deterministic bridging to
-the area furthest from spawn (ties by area order), new unique NPCs placed.
+docs/mechanics/world-synthesis.md#world-expansion and
+docs/mechanics/world-synthesis.md#saving-a-world. The expansion is checked
+against our behaviour (docs/mechanics/world-synthesis.md#quirk-expansion-fixes): validated like a
+world file, atomic, deterministic bridging to the area furthest from spawn (ties by area order), new
+unique NPCs placed.
 """
 
 from __future__ import annotations

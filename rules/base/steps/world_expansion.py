@@ -7,7 +7,7 @@ generator: `Game(expansion_generator=...)` (a language-model one plugs in there)
 only sets `online_expansion` - the rule does nothing, as the reference without a language model
 (an injectable generator, default none). When the areas of the
 world (tutorial rooms aside) are all among one agent's visited areas, the generator
-is called with a seed from the game's generator and its spec is merged with
+is called with a seed from the game's generator and its expansion spec is merged with
 `World.expand`, which validates it first and changes nothing when it is invalid. Every agent is then
 told which new lands appeared.
 

@@ -6,7 +6,7 @@ used up (docs/agentodyssey-games.md#robotkingdoms-main-quest); three variables a
 earlier areas. The NPCs are placed in the game's order, each at its area's level; the world's unique
 marshal, Kael and Vessa are moved to their quest areas (AgentOdyssey makes a second NPC with the
 same id). The warden, the colossus guard and the architect are those placed NPCs (`placed`), shared,
-back to the health they had when their stage first became active after beating someone (B4).
+back to the health they had when their stage first became active after beating someone.
 
 Choices (docs/agentodyssey-games.md#robotkingdoms-main-quest): the kill stages of the automaton, the
 two ravagers and the ember scavenger are `npc_dead` (anyone's kill, at any time, counts: as
