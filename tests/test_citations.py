@@ -60,13 +60,22 @@ SKIP = {"tests/test_citations.py"}  # its own examples of the old forms
 
 
 def repository_files() -> list[Path]:
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    """The repository's files (git's list, untracked ones included; a plain walk outside git)."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        skipped = {".git", ".venv", "build", "dist", "site", "__pycache__", "node_modules"}
+        listed = [
+            str(p.relative_to(ROOT))
+            for p in ROOT.rglob("*")
+            if not skipped & set(p.relative_to(ROOT).parts)
+        ]
     return sorted(
         ROOT / f
         for f in listed
