@@ -65,7 +65,7 @@ class Situation:
     the first such object in my hands, then on my ground, else the definition's), `@area_<id>` (an
     area's name), `@locked` (the first locked neighbour of my area, else "nowhere").
     `rate` names the kind whose rate is compared (random situations; `expected` is the rate the
-    spec gives, shown for reference)."""
+    published game's code gives, shown for reference)."""
 
     key: str
     game: str
@@ -1143,7 +1143,7 @@ def table_rows(rows: Sequence[Row]) -> list[tuple[str, ...]]:
         s = row.situation
         label = s.label
         if s.rate is not None:
-            label += f" (rate of {s.rate}" + (f"; spec {s.expected})" if s.expected else ")")
+            label += f" (rate of {s.rate}" + (f"; expected {s.expected})" if s.expected else ")")
         out.append(
             (
                 s.game,

@@ -29,7 +29,8 @@ from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
 
 DATA = Path(__file__).parent / "data"
 TINY = DATA / "tiny_world.json"
-# The base pack's step rules in the order they must run, (priority, name): rule-framework.md 7.
+# The base pack's step rules in the order they must run, (priority, name):
+# docs/mechanics/step-rules.md#order-of-the-step-rules.
 SPEC_STEP_ORDER = [
     (1, "agent_attack_update_step"),
     (1, "tutorial_room_step"),

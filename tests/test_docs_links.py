@@ -10,23 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from doc_anchors import FENCE, anchors
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
-FENCE = re.compile(r"^```.*?^```", re.S | re.M)
-
-
-def slug(heading: str) -> str:
-    """A heading's anchor as GitHub and MkDocs write it."""
-    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
-
-
-def anchors(page: Path) -> set[str]:
-    text = FENCE.sub("", page.read_text(encoding="utf-8"))
-    return {slug(m.group(1)) for m in re.finditer(r"^#{1,6} (.+)$", text, re.M)}
 
 
 def links(page: Path) -> list[str]:

@@ -1,4 +1,4 @@
-"""Import direction between layers (STYLE section 2, ARCHITECTURE "Layers").
+"""Import direction between layers (docs/architecture.md).
 
 Every module of `agentodyssey_pz/` and of the rule packs under `rules/` is parsed with `ast`; every
 import in it (top level, inside functions, under TYPE_CHECKING) is resolved to a module name and
@@ -41,7 +41,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "top": frozenset(
         {"top", "adapter", "observe", "checkpoint", "deps", "engine", "rules", "world", "leaf"}
     ),
-    # STYLE 2: "Rule packs import only agentodyssey_pz.world and agentodyssey_pz.rules"; errors is
+    # Rule packs import only agentodyssey_pz.world and agentodyssey_pz.rules; errors is
     # "a leaf any layer may import" (packs raise its exception types). resources is not for packs.
     "pack": frozenset({"world", "rules", "errors"}),
 }

@@ -25,7 +25,8 @@ OBS_MODES = ("vector", "text", "text_only")
 ACTION_MODES = ("discrete", "text")
 RENDER_MODES = ("ansi", "human")
 
-# The spec's rl_total as weights on the eight components: xp_total + 5 unique_kill - 10 death.
+# The reference's rl_total (docs/mechanics/rewards.md#scores) as weights on the eight components:
+# xp_total + 5 unique_kill - 10 death.
 RL_TOTAL_WEIGHTS: dict[str, float] = {
     "exploration": 5.0,
     "craft": 5.0,
@@ -157,9 +158,9 @@ class EnvConfig:
     checkpoint_dir: str | None = attrs.field(default=None, validator=_optional_path)
     snapshot_every: int = attrs.field(converter=_plain_int, default=100, validator=_positive_int)
     # Every N ticks, the dependency graph's JSON summary is written to
-    # `<dep_graph_dir>/dep_graphs/dependency_graph_step_<tick>_dep.json` (spec dependency-tracker
-    # 1; setting it turns tracking on). `dep_graph_dir` None: the episode's checkpoint folder when
-    # journaling, else the current directory.
+    # `<dep_graph_dir>/dep_graphs/dependency_graph_step_<tick>_dep.json`
+    # (docs/mechanics/dependency-tracking.md#exports; setting it turns tracking on). `dep_graph_dir`
+    # None: the episode's checkpoint folder when journaling, else the current directory.
     save_dep_graph_steps: int | None = attrs.field(
         converter=_plain_int, default=None, validator=_optional_positive_int
     )

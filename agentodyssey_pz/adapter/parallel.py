@@ -34,10 +34,10 @@ idle, an unmasked action always takes effect (`infos[a]["action_ok"]` True) and 
 would. In a world with darkness (`features.darkness`), an agent in an unlit area without a light in
 hand sees no hands, equipment, ground or people, in the text and in the vector (its last slot,
 `in_darkness`, is then 1); it is offered only wait, defend and unlocked paths, each of which takes
-effect, while a masked action may take effect too (acting blind; docs/world-format.md 9.1).
+effect, while a masked action may take effect too (acting blind; docs/world-format.md#91-darkness).
 
 ## Rewards
-A float per agent: the tick's RewardBreakdown weighted by `reward_weights` (default: the spec's
+A float per agent: the tick's RewardBreakdown weighted by `reward_weights` (default: the reference's
 `rl_total`, i.e. XP + 5 per unique kill - 10 per death). `vector_reward=True` returns the eight
 components instead. Every info dict carries `reward_breakdown` from `reset()` on. Infos stay small
 on purpose: vectorisers (SuperSuit) deep-copy every info of every step in the learner's process.
@@ -328,7 +328,8 @@ class AgentOdysseyParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def _save_dep_graph(self, tick: int) -> None:
-        """The dependency graph's JSON summary of this tick (spec dependency-tracker 1)."""
+        """The dependency graph's JSON summary of this tick
+        (docs/mechanics/dependency-tracking.md#exports)."""
         from agentodyssey_pz.deps.export import write_summary
 
         if self.game.tracker is None:

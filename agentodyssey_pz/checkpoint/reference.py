@@ -1,13 +1,13 @@
 """Import a checkpoint written by the reference engine, so a run started there continues here.
 
-The reference saves `{step, curr_time, curr_agents_state, scores, world, agents, ...}` (spec
-observations-and-loop 11, world-synthesis 10). We build a fresh `Game` for the world the *user*
-names, reset it with the record's seed, then overwrite its dynamic state with the record's. The
-record is JSON only; its `world_definition_path` is compared, never opened (no world and no code is
-ever loaded from a path found in a file). Everything is built and checked before `install_state`,
-so a bad record raises `CheckpointError` (with the JSON path) and no game is half-installed.
-Quest progress is kept in the reference's own shape, which our data-driven quests cannot adopt:
-quests (and the NPCs our quest rules own) stay as the fresh reset made them.
+The reference saves `{step, curr_time, curr_agents_state, scores, world, agents, ...}`
+(docs/mechanics/checkpoints.md#continuing-a-reference-run). We build a fresh `Game` for the world
+the *user* names, reset it with the record's seed, then overwrite its dynamic state with the
+record's. The record is JSON only; its `world_definition_path` is compared, never opened (no world
+and no code is ever loaded from a path found in a file). Everything is built and checked before
+`install_state`, so a bad record raises `CheckpointError` (with the JSON path) and no game is
+half-installed. Quest progress is kept in the reference's own shape, which our data-driven quests
+cannot adopt: quests (and the NPCs our quest rules own) stay as the fresh reset made them.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def import_reference_checkpoint(
 
 
 def read_reference_record(path: str | os.PathLike[str], from_step: int | None = None) -> dict:
-    """Spec 11.2: `.jsonl` -> the last record, or the newest whose `step` is `from_step`."""
+    """`.jsonl` -> the last record, or the newest whose `step` is `from_step`."""
     if from_step is not None and type(from_step) is not int:
         raise CheckpointError(f"from_step must be an int, got {from_step!r}")
     try:
@@ -110,7 +110,7 @@ def _import(record: dict, world: Any, agent_ids: Any, config: Any, source: str) 
             "$.agents", f"{len(ids)} agents (as many as agent_ids), got {len(rec_ids)}"
         )
     step = at(record, "step", int, "$")
-    if step < -1:  # -1: written by a fresh reset (spec 4.1), else steps taken
+    if step < -1:  # -1: written by a fresh reset (the bootstrap tick), else steps taken
         raise RecordProblem("$.step", f"an integer >= -1, got {step}")
     seed = at(record, "seed", int, "$", default=None)
     world_rec = at(record, "world", dict, "$")
@@ -177,7 +177,7 @@ def _compare_world_name(record: dict, game: Game, source: str) -> None:
 
 
 def _agent(raw: Any, path: str, fresh: AgentState, world: World, config: GameConfig) -> AgentState:
-    """Body and stats from `Agent.to_dict` (spec 12); progress is filled in by `_track`."""
+    """Body and stats from `Agent.to_dict`; progress is filled in by `_track`."""
     raw = obj(raw, path)
     inv = at(
         at(raw, "inventory", dict, path),
@@ -208,7 +208,7 @@ def _agent(raw: Any, path: str, fresh: AgentState, world: World, config: GameCon
 
 
 def _track(agent: AgentState, tracked: dict, rec_id: str, world: World) -> None:
-    """Map `curr_agents_state` (spec 3) onto the agent's own progress fields."""
+    """Map `curr_agents_state` onto the agent's own progress fields."""
 
     def get(key: str, kind: Any, default: Any = MISSING) -> Any:
         table = at(
@@ -255,7 +255,7 @@ def _track(agent: AgentState, tracked: dict, rec_id: str, world: World) -> None:
 
 
 def _score(scores: dict, rec_id: str) -> RewardBreakdown:
-    """Accumulated fields (rewards-and-progression 5); an agent never scored has none."""
+    """Accumulated fields (docs/mechanics/rewards.md#scores); an agent never scored has none."""
     parts = at(scores, rec_id, dict, "$.scores", default={})
     for name, value in parts.items():
         if name not in COMPONENTS or not is_a(value, int):
@@ -266,7 +266,7 @@ def _score(scores: dict, rec_id: str) -> RewardBreakdown:
 
 
 def _warn_quests(game: Game, tracked: dict) -> None:
-    recorded = any(  # the reference's quest keys (spec 3) hold a non-empty value
+    recorded = any(  # the reference's quest keys hold a non-empty value
         v
         for k, table in tracked.items()
         if k.startswith(("main_quest", "side_quest")) and isinstance(table, dict)

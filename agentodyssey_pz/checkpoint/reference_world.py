@@ -1,4 +1,5 @@
-"""The world part of a reference checkpoint (world-synthesis 10) installed onto a fresh world.
+"""The world part of a reference checkpoint (docs/mechanics/world-synthesis.md#saving-a-world)
+installed onto a fresh world.
 
 Helper of `reference.py`: overwrites a copy of the freshly generated world with the record's
 container and writable instances, area contents, NPC instances, path locks and place unlocks. NPCs
@@ -104,7 +105,7 @@ def _install_npcs(world: World, data: dict, areas_rec: dict) -> None:
 
 
 def _npc(world: World, nid: str, raw: Any, path: str) -> Npc:
-    """An NPC from the instance form (world-definition 4.2); its prototype must be ours."""
+    """An NPC from the instance form (docs/world-format.md#7-npcs); its prototype must be ours."""
     match = _INDEX.match(nid)
     def_id = nid if nid in world.npc_protos else match.group(1) if match else None
     proto = world.npc_protos.get(def_id or "")

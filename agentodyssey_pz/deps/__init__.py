@@ -1,6 +1,6 @@
 """Dependency tracking: which earlier action made a later one possible, per item unit.
 
-A side module on top of the engine (spec dependency-tracker.md). Switch it on per game:
+A side module on top of the engine (docs/mechanics/dependency-tracking.md). Switch it on per game:
 
     from agentodyssey_pz import Game
     from agentodyssey_pz.deps import DependencyTracker

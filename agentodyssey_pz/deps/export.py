@@ -1,10 +1,10 @@
 """Exports of a dependency graph: JSON summary, node-link JSON, GraphML, DOT, Mermaid, SVG arcs.
 
-Side module (spec dependency-tracker 6). Every export draws producer -> consumer (earlier ->
-later) and leaves the root `INIT` out. Fixes of the spec's quirks (section 8): orders are
-deterministic; DOT ids and labels are escaped; Mermaid ids are sanitised (`[^A-Za-z0-9_]` -> `_`,
-de-duplicated) and labels use Mermaid entities (`#quot;`), escaped once; `write_all` writes each
-file once. Nodes of the bootstrap tick (step -1) are a step like any other: the step views
+Side module (docs/mechanics/dependency-tracking.md#exports). Every export draws producer -> consumer
+(earlier -> later) and leaves the root `INIT` out. Fixes of the reference's export quirks: orders
+are deterministic; DOT ids and labels are escaped; Mermaid ids are sanitised (`[^A-Za-z0-9_]` ->
+`_`, de-duplicated) and labels use Mermaid entities (`#quot;`), escaped once; `write_all` writes
+each file once. Nodes of the bootstrap tick (step -1) are a step like any other: the step views
 declare `S_-1` whenever an edge names it, so every edge's ends are declared.
 """
 
@@ -53,7 +53,7 @@ def exported_graph(tracker: DependencyTracker) -> nx.DiGraph:
 
 
 def summary(tracker: DependencyTracker) -> dict[str, Any]:
-    """Spec 6.1: rule pairs -> sorted [producer step, consumer step] lists, hints, steps."""
+    """Rule pairs -> sorted [producer step, consumer step] lists, hints, steps."""
     graph = tracker.graph
     edges: dict[str, list[list[int]]] = {}
     for producer, consumer in tracker.edges():
@@ -187,7 +187,7 @@ SVG_DEFAULTS: dict[str, Any] = {
 
 
 def _arc_intervals(tracker: DependencyTracker, index: dict[int, int]) -> list[dict[str, Any]]:
-    """Spec 6.4 steps 2-3: one interval per connected pair of axis positions, packed in levels."""
+    """One interval per connected pair of axis positions, packed in levels."""
     found: dict[tuple[int, int], dict[str, Any]] = {}
     for src, dst in step_edges(tracker):
         if src not in index or dst not in index or index[src] == index[dst]:
@@ -235,7 +235,7 @@ def _svg_style(o: dict[str, Any]) -> list[str]:
 
 
 def to_axis_svg(tracker: DependencyTracker, **options: Any) -> str:
-    """Spec 6.4: steps on a horizontal axis, one arc per pair of connected steps."""
+    """Steps on a horizontal axis, one arc per pair of connected steps."""
     unknown = set(options) - set(SVG_DEFAULTS)
     if unknown:
         raise TypeError(f"unknown SVG option(s): {', '.join(sorted(unknown))}")
@@ -321,7 +321,7 @@ def _svg_arcs(o: dict[str, Any], intervals: list[dict[str, Any]], axis_y: int) -
 
 # ---------------------------------------------------------------------------- files
 def summary_text(tracker: DependencyTracker) -> str:
-    """The JSON summary as written: 2-space indent, non-ASCII kept (spec 1)."""
+    """The JSON summary as written: 2-space indent, non-ASCII kept."""
     return json.dumps(summary(tracker), indent=2, ensure_ascii=False) + "\n"
 
 

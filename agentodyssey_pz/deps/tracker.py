@@ -1,21 +1,22 @@
 """`DependencyTracker`: which earlier rule application made a later one possible, per item unit.
 
-Side module (on top of the engine; spec dependency-tracker.md). Every unit of every item is a
-token (`"<obj_id>#<n>"`) queued FIFO at a location `(kind, id)`; every rule application is a node
-(`"<step>:<seq>:<actor>:<rule>"`); a rule that moves, consumes or reads a token last touched by an
-earlier node gets an edge producer -> consumer in a networkx DiGraph. The root node `INIT` owns
+Side module (on top of the engine; docs/mechanics/dependency-tracking.md). Every unit of every item
+is a token (`"<obj_id>#<n>"`) queued FIFO at a location `(kind, id)`; every rule application is a
+node (`"<step>:<seq>:<actor>:<rule>"`); a rule that moves, consumes or reads a token last touched by
+an earlier node gets an edge producer -> consumer in a networkx DiGraph. The root node `INIT` owns
 what existed when the tracker was bootstrapped from a game's state; its edges are kept but left
 out of every export.
 
 The engine drives it (`Game(tracker_factory=DependencyTracker)`): `bootstrap(game)` at reset and
 load, then `record_action` / `record_step` with the events each rule application produced.
 
-Our readings and the spec's recommended fixes (section 8):
+Our readings and fixes (the `Quirk:` sections of docs/mechanics/dependency-tracking.md):
 * An agent that has not passed the tutorial is not recorded (no node for its actions; tracking
   events by it or at its hand/equip are skipped), judged per agent, so a world without a tutorial
-  records from the first tick (the reference never records there, quirk 1).
+  records from the first tick (the reference never records there;
+  docs/mechanics/dependency-tracking.md#quirk-tracking-starts-when-the-tutorial-is-passed-per-agent).
 * `track.utilize` is a read-only dependency: an edge to the last toucher, tokens stay put and keep
-  their last toucher (quirk 2).
+  their last toucher (docs/mechanics/dependency-tracking.md#quirk-reads-are-dependencies).
 * Orders are deterministic: nodes in creation order, edges by creation order of their ends.
 """
 
@@ -47,7 +48,7 @@ class TokenShortfallError(RuntimeError):
 
 
 def parse_location(value: Any) -> Location:
-    """`{"kind": ..., "id": ...}` -> `(kind, id)`; anything else raises ValueError (spec 3)."""
+    """`{"kind": ..., "id": ...}` -> `(kind, id)`; anything else raises ValueError."""
     if not isinstance(value, Mapping) or "kind" not in value or "id" not in value:
         raise ValueError(f"malformed tracking location {value!r}: need a dict with kind and id")
     return str(value["kind"]), str(value["id"])
@@ -82,8 +83,8 @@ class DependencyTracker:
     # ------------------------------------------------------------------ engine hook
     def bootstrap(self, game: Any) -> None:
         """Start over from a game's current state: everything that exists belongs to the root
-        (spec 4): grounds in world order, then hands and equipment in agent order, then the
-        contents of every container instance."""
+        (docs/mechanics/dependency-tracking.md#tokens-nodes-and-edges): grounds in world order, then
+        hands and equipment in agent order, then the contents of every container instance."""
         self.clear()
         world = game.world
         for area in world.areas.values():
@@ -109,7 +110,7 @@ class DependencyTracker:
         name = agent.name
         if isinstance(command, Command):
             rule = game.engine.rules.get(command.verb)
-            # The node's rule is the verb as dispatched, `pick up` (spec 2.3), not its id.
+            # The node's rule is the verb as dispatched, `pick up`, not its id.
             phrase = rule.verb if rule is not None else command.verb
             hint = " ".join([f"{name}: {phrase}", *command.params])
             return self.process(game.tick_index, agent_id, phrase, events, hint)
@@ -174,7 +175,7 @@ class DependencyTracker:
                 self.utilize(node, obj, amount, src)  # type: ignore[arg-type]
         return node
 
-    # ------------------------------------------------------------------ token algebra (spec 5)
+    # ------------------------------------------------------------------ token algebra
     def _queue(self, loc: Location, obj: str) -> deque[str]:
         by_obj = self.loc_tokens.get(loc)
         if by_obj is None:

@@ -101,18 +101,21 @@ class GameConfig:
     # World expansion: True brings the offline procedural generator; None follows the world's
     # `online_expansion` only when the Game is given a generator (none by default).
     world_expansion: bool | None = _optional_bool()
-    # Progression (spec: rewards-and-progression section 4).
+    # Progression (docs/mechanics/rewards.md#xp-and-levels).
     start_hp: int = attrs.field(default=100, validator=[_check_type(int), _positive])
     start_attack: int = attrs.field(default=10, validator=[_check_type(int), _not_negative])
     xp_per_level: int = attrs.field(default=100, validator=[_check_type(int), _positive])
     hp_per_level: int = attrs.field(default=20, validator=[_check_type(int), _not_negative])
     attack_per_level: int = attrs.field(default=5, validator=[_check_type(int), _not_negative])
-    # Reference quirk switch (spec step-rules 8.8): the reference pays no quest point for a stage
-    # that ends a chapter or the quest. True (ours) pays every stage.
+    # Quirk switch (docs/mechanics/rewards.md#quirk-final-quest-stages-pay-nothing): the reference
+    # pays no quest point for a stage that ends a chapter or the quest. True (ours) pays every
+    # stage.
     reward_final_quest_stages: bool = attrs.field(default=True, validator=_check_type(bool))
-    # Fractional recipes (spec actions.md 14, quirk 6): "exact" keeps the unused fraction of a
-    # consumed unit as credit for the next craft, so repeated crafts consume exactly the recipe's
-    # amounts; "reference" floors each source after subtracting, destroying the remainder.
+    # Fractional recipes
+    # (docs/mechanics/verbs.md#quirk-fractional-ingredients-lose-their-remainder): "exact" keeps the
+    # unused fraction of a consumed unit as credit for the next craft, so repeated crafts consume
+    # exactly the recipe's amounts; "reference" floors each source after subtracting, destroying the
+    # remainder.
     fractional_crafting: str = attrs.field(default="exact", validator=choice("exact", "reference"))
     # World synthesis switches kept for seed parity with the reference (see SynthesisOptions).
     eager_light_draw: bool = attrs.field(default=True, validator=_check_type(bool))

@@ -97,8 +97,9 @@ class Game:
         # and load; None: no tracker, and the tick does no tracking work at all.
         self.tracker_factory = tracker_factory
         # `(world, seed) -> expansion spec`, called when the world has been fully explored. None
-        # leaves the expansion rule inactive, as the reference is without a language model (spec
-        # step-rules 7: injectable, default none); `world_expansion=True` asks for the offline one.
+        # leaves the expansion rule inactive, as the reference is without a language model
+        # (docs/mechanics/step-rules.md#world-expansion); `world_expansion=True` asks for the
+        # offline one.
         self.expansion_generator: Callable[[World, int], Any] | None = expansion_generator
         if expansion_generator is None and self.config.world_expansion:
             self.expansion_generator = ProceduralExpander()
@@ -415,7 +416,7 @@ class Game:
 
     def expansion_enabled(self) -> bool:
         """World expansion: GameConfig.world_expansion, else features.online_expansion; never
-        without a generator (as the reference without a language model, spec step-rules 7)."""
+        without a generator (as the reference without a language model)."""
         if self.expansion_generator is None:
             return False
         if self.config.world_expansion is not None:

@@ -3,7 +3,8 @@
 Layer: engine. Agents act one after another in the fixed agent order on the same world, so a later
 agent sees what an earlier one did this tick. Visits are recorded by the engine (after the actions
 and again at the end of the tick), not by the reward function, so step rules see this tick's visits
-(the reference's step rules lag one tick; spec rewards-and-progression 7.6) and a custom reward
+(the reference's step rules lag one tick;
+docs/mechanics/step-rules.md#quirk-step-rules-see-this-ticks-visits) and a custom reward
 function cannot break visit bookkeeping.
 """
 
@@ -106,7 +107,7 @@ def play(
 def lose_turn(
     game: Game, agent: AgentState, raw: Any, res: RuleResult, rule: Any, forced: Command
 ) -> Command:
-    """A lost turn (docs/rule-packs.md "Lost turns"): the forcing rule is told, then `forced` is
+    """A lost turn (docs/rule-packs.md#lost-turns): the forcing rule is told, then `forced` is
     played instead of the agent's own command, which counts as taken (`action_ok`) only when it
     was that very command and it took effect."""
     own = resolve_command(game, raw)
@@ -148,9 +149,9 @@ def run_step_rules(game: Game, res: RuleResult) -> None:
 def gain_experience(game: Game, agent: AgentState, amount: int, res: RuleResult) -> int:
     """Add XP; each full `xp_per_level` is a level: +max HP (and HP), +base attack.
 
-    Fixed reference quirk (rewards-and-progression 7.7): the reference raises only the base
-    attack, so the bonus reaches `attack` a tick late; attack (base + best item in hand) rises
-    with it here, usable in the very next action."""
+    Fixed reference quirk (docs/mechanics/rewards.md#quirk-a-level-up-raises-attack-at-once): the
+    reference raises only the base attack, so the bonus reaches `attack` a tick late; attack (base +
+    best item in hand) rises with it here, usable in the very next action."""
     config = game.config
     agent.xp += amount
     gained = 0
@@ -200,7 +201,8 @@ def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstr
 
 
 def bootstrap_actions(game: Game) -> dict[str, Command]:
-    """What every agent does on the bootstrap tick: it waits (spec observations 4.1 step 8)."""
+    """What every agent does on the bootstrap tick: it waits
+    (docs/mechanics/index.md#the-bootstrap-tick)."""
     return dict.fromkeys(game.agent_ids, BOOTSTRAP_COMMAND)
 
 

@@ -12,9 +12,9 @@ kept incrementally (visits only ever grow).
 A world with darkness (`features.darkness`) has one more segment, last, so every other offset is
 that of the same world without it: `in_darkness`, 1 while the agent cannot see (`world.darkness`).
 Then what darkness hides reads 0: the segments `HIDDEN_IN_DARK` and the `coins` stat (coins are
-counted in the hands and containers, all hidden) (docs/world-format.md 9.1). Where the dark hides
-only the surroundings (`features.darkness.hides` "surroundings": AgentOdyssey's quarantine), only
-the segments `HIDDEN_IN_DIM` read 0, and the coins are shown.
+counted in the hands and containers, all hidden) (docs/world-format.md#91-darkness). Where the dark
+hides only the surroundings (`features.darkness.hides` "surroundings": AgentOdyssey's quarantine),
+only the segments `HIDDEN_IN_DIM` read 0, and the coins are shown.
 """
 
 from __future__ import annotations

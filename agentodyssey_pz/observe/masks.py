@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from agentodyssey_pz.engine.game import Game
     from agentodyssey_pz.world.agents import AgentState
 
-# The spec's grouping order (observations-and-loop 10), with `talk to` and `defend` added as it
-# recommends; verbs of other packs follow in rule order.
+# The reference's grouping order (docs/mechanics/observations.md#valid-actions), with `talk to`
+# and `defend` added; verbs of other packs follow in rule order.
 VERB_ORDER = (
     "enter",
     "pick_up",
@@ -142,12 +142,12 @@ def _verb_order(verbs: tuple[tuple[str, str | None], ...]) -> tuple[str, ...]:
 
 
 def verbs_in_order(rules: dict) -> tuple[str, ...]:
-    """The verb ids of a rule set in the spec's order, other packs' verbs after them, except
+    """The verb ids of a rule set in `VERB_ORDER`, other packs' verbs after them, except
     those that name the verb they come right after (`BaseActionRule.listed_after`)."""
     return _verb_order(tuple((v, getattr(r, "listed_after", None)) for v, r in rules.items()))
 
 
-# (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in the spec's
+# (verb id, rule, verb phrase, whether its valid list is its mask list) per verb in `VERB_ORDER`'s
 # order: what the per-agent listing loops need, found once per rule set instead of per verb and
 # agent. The env keeps it in its `ListingCache`; callers without one (a command line, the audit's
 # fresh listings) build it per call, a few microseconds. An agent in the dark is listed from the
@@ -216,7 +216,7 @@ def valid_params_by_verb(
     mask_options: MaskOptions | None = None,
     cache: ListingCache | None = None,
 ) -> ParamsByVerb:
-    """Verb id -> every parameter tuple with which it would take effect now (verbs in the spec's
+    """Verb id -> every parameter tuple with which it would take effect now (verbs in `VERB_ORDER`'s
     order; verbs with nothing to offer are left out).
 
     `mask_options`: what `action_mask` found for this agent in this very state; verbs whose valid
@@ -263,7 +263,7 @@ def valid_actions(
     mask_options: MaskOptions | None = None,
     cache: ListingCache | None = None,
 ) -> dict[str, list[str]]:
-    """Verb phrase -> every command this agent could issue now with effect, in the spec's order.
+    """Verb phrase -> every command this agent could issue now with effect, in `VERB_ORDER`'s order.
 
     Each verb writes its own list (`valid_commands`), except verbs whose valid list is their mask
     list (`reuses_mask`): their mask targets are written out. Given `params_by_verb`, those

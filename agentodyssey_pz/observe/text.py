@@ -1,6 +1,7 @@
-"""The text observation of one agent, for language agents (spec observations-and-loop 8).
+"""The text observation of one agent, for language agents.
 
-Layer: observe. Elements and their order follow the spec: time, location, the tick's feedback,
+Layer: observe. Elements and their order follow
+docs/mechanics/observations.md#the-observation-text: time, location, the tick's feedback,
 what I hold, what I wear, what lies here (with what a step rule shows there that is not an
 object, `ground_text`), who is here (NPCs, then other agents), level, attack, defense, health,
 experience, neighbouring areas. Names, never ids. The wording is ours; the labels
@@ -8,10 +9,10 @@ experience, neighbouring areas. Names, never ids. The wording is ours; the label
 
 An agent in the dark (`world.darkness`: an unlit area, no light in hand) sees no hands, equipment,
 ground or people: a fixed line (`TOO_DARK`) follows the feedback instead, and the rest is as usual
-(docs/world-format.md 9.1). Where the dark hides only the surroundings (`features.darkness.hides`
-"surroundings": AgentOdyssey's quarantine), a notice (`PITCH_DARK`) comes before the feedback, the
-layout stays, and the ground and the people here are only shapes (`DARK_GROUND`, `DARK_PEOPLE`, or
-`DARK_NO_ONE` when nobody else is here).
+(docs/world-format.md#91-darkness). Where the dark hides only the surroundings
+(`features.darkness.hides` "surroundings": AgentOdyssey's quarantine), a notice (`PITCH_DARK`) comes
+before the feedback, the layout stays, and the ground and the people here are only shapes
+(`DARK_GROUND`, `DARK_PEOPLE`, or `DARK_NO_ONE` when nobody else is here).
 """
 
 from __future__ import annotations

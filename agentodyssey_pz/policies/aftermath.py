@@ -1,12 +1,12 @@
 """After a fight: burning the corpses where the game punishes leaving them.
 
 Policies layer; a mixin of the planner (`planner.Planner`). In a game that runs a rule with the
-verb id BURN_VERB (the outbreak pack, AgentOdyssey's quarantine; docs/rule-packs.md "outbreak"),
-enemy corpses left lying rot: their area grows mutants and, after a few ticks, is sealed off under
-quarantine (its exits locked, for which only keys or a rare keycard help). So I burn the corpses
-where I stand whenever I can, and take up one unit of each fuel the rule uses when it lies where
-I stand. The rule's own module names the fuel (`CHEMICAL`, `RAG`) and where corpses lie
-(`corpses_here`): nothing is copied here.
+verb id BURN_VERB (the outbreak pack, AgentOdyssey's quarantine;
+docs/rule-packs.md#the-outbreak-pack), enemy corpses left lying rot: their area grows mutants and,
+after a few ticks, is sealed off under quarantine (its exits locked, for which only keys or a rare
+keycard help). So I burn the corpses where I stand whenever I can, and take up one unit of each fuel
+the rule uses when it lies where I stand. The rule's own module names the fuel (`CHEMICAL`, `RAG`)
+and where corpses lie (`corpses_here`): nothing is copied here.
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 Policies layer; a mixin of the planner (`planner.Planner`). A boss is an agent's own instance (its
 quest progress names it) or one all agents share (the quest's shared state names it). Its
 modifiers change its attack and health by what an agent near it holds or carries (the base pack's
-`quest_bosses`, docs/world-format.md 11.1): a blade that drenches it, another that enrages it, a
-note that calms it. `hand_setup` tries each pair of things I could hold - a weapon and a second
-thing, or one alone - works out the boss's attack and health under each, and keeps the pair whose
-fight costs least (`fight_cost`), so an enraging weapon stays in the bag even when it is my best.
+`quest_bosses`, docs/world-format.md#111-main-quest): a blade that drenches it, another that enrages
+it, a note that calms it. `hand_setup` tries each pair of things I could hold - a weapon and a
+second thing, or one alone - works out the boss's attack and health under each, and keeps the pair
+whose fight costs least (`fight_cost`), so an enraging weapon stays in the bag even when it is my
+best.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ RISK_SHARE = 0.8  # a fight is not worth it when it would cost this share of my 
 LOOT_SHARE = 10  # when hunting for loot, its value divided by this counts against the route
 HP_COST = 0.25  # route cost per HP a fight costs me
 MAX_BEATS = 600  # beats simulated, and fought, before a fight is given up
-WEAPON, ARMOR = "weapon", "armor"  # object categories with a meaning in combat (spec 6, 12)
+WEAPON, ARMOR = "weapon", "armor"  # object categories with a meaning in combat
 ATTACK, DEFEND, WAIT = "attack", "defend", "wait"  # the pattern actions
 
 

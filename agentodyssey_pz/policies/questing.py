@@ -3,9 +3,10 @@
 Policies layer; a mixin of the planner (`planner.Planner`). It names no world's content: it reads
 the agent's quest progress (`agent.progress["main_quest"]`), the quest data
 (`game.quests.main_quest`) and the quest variables (`world.auxiliary["main_quest"]["vars"]`), judges
-conditions with the base pack's own evaluator (`conditions.holds`, spec step-rules 8.5), and turns
-each condition kind into a plan: places to walk to, things to obtain, hold or wear, notes to leave,
-enemies and bosses to fight, events to cause.
+conditions with the base pack's own evaluator (`conditions.holds`,
+docs/mechanics/quests.md#stages-and-conditions), and turns each condition kind into a plan: places
+to walk to, things to obtain, hold or wear, notes to leave, enemies and bosses to fight, events to
+cause.
 """
 
 from __future__ import annotations

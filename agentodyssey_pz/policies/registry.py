@@ -3,8 +3,7 @@
 Policies layer. `make_policy("explorer")` builds a fresh policy (one per agent and run: scripted
 policies keep per-episode state). Names come from users and data files (evaluation configs, the
 command line), so a name only ever looks up a factory registered from Python: an import string such
-as `"package.module:attr"` is refused, never imported (nothing supplied as data is executed,
-STYLE section 3).
+as `"package.module:attr"` is refused, never imported (nothing supplied as data is executed).
 """
 
 from __future__ import annotations

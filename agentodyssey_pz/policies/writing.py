@@ -11,7 +11,7 @@ from typing import Any
 from agentodyssey_pz.policies.planning import Plan, Stuck
 from agentodyssey_pz.world.agents import carried_stores
 
-WRITE_USAGE = "write"  # objects with this usage are writing tools (spec actions.md, `write`)
+WRITE_USAGE = "write"  # objects with this usage are writing tools (docs/mechanics/verbs.md#write)
 
 
 class Writing:
@@ -82,8 +82,8 @@ class Writing:
         kind: str | None = None,
     ) -> bool:
         """Whether a writable I carry (of definition `kind`, if given) bears `text` (as the
-        quest conditions compare texts), looked for where `where` says (docs/world-format.md
-        11.1; default: all I carry)."""
+        quest conditions compare texts), looked for where `where` says
+        (docs/world-format.md#111-main-quest; default: all I carry)."""
         conditions = self._base("conditions")
         world, agent = self.world, self.agent
         if where is None:

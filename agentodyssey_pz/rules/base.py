@@ -40,7 +40,7 @@ class RuleResult:
     def __init__(self, agent_ids: Iterable[str], tracking: bool = False) -> None:
         ids = list(agent_ids)
         self.feedback: dict[str, list[tuple[str, str]]] = {a: [] for a in ids}
-        self.invalid: dict[str, bool] = dict.fromkeys(ids, False)  # the spec's step_invalid_action
+        self.invalid: dict[str, bool] = dict.fromkeys(ids, False)  # step_invalid_action
         self.action_ok: dict[str, bool] = dict.fromkeys(ids, False)
         self.events: list[Event] = []
         self.by_agent: dict[str | None, list[Event]] = {}
@@ -50,7 +50,7 @@ class RuleResult:
     # ---------------------------------------------------------------- feedback
     def say(self, agent_id: str, key: str, text: str) -> None:
         """Add one feedback line (`key` names the outcome; `text` is what the agent reads). An id
-        without an entry gets one (spec rule-framework 5), so a pack may address anyone."""
+        without an entry gets one, so a pack may address anyone."""
         lines = self.feedback.get(agent_id)
         if lines is None:
             lines = self.feedback[agent_id] = []
@@ -361,7 +361,7 @@ class BaseStepRule(ABC):
     @abstractmethod
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
-    # Lost turns (docs/rule-packs.md "Lost turns"): a rule overriding `forced_command` may make an
+    # Lost turns (docs/rule-packs.md#lost-turns): a rule overriding `forced_command` may make an
     # agent play another command than its own this tick; the engine asks only such rules.
     def forced_command(self, game: Any, agent: Any) -> Command | None:
         """The command `agent` plays this tick instead of its own (a lost turn), or None. Asked
@@ -422,8 +422,8 @@ ActionRuleT = TypeVar("ActionRuleT", type[BaseActionRule], BaseActionRule)
 def add_action_rule(rules: dict[str, ActionRuleT], rule: ActionRuleT) -> None:
     """Add an action rule (class or instance) under its id. An earlier rule with the same id, or
     with the same verb phrase under another id, is replaced with a warning: a pack overrides a
-    base verb by reusing its id or its verb string (spec rule-framework 8.3 and 9). A rule whose
-    `replaces` names that earlier id replaces it on purpose, silently."""
+    base verb by reusing its id or its verb string (docs/rule-packs.md#overriding-and-combining). A
+    rule whose `replaces` names that earlier id replaces it on purpose, silently."""
     for other_id, other in list(rules.items()):
         if other_id == rule.name or other.verb.casefold() == rule.verb.casefold():
             if rule.replaces != other_id:

@@ -32,7 +32,8 @@ class GameView(Protocol):
     tick_index: int  # ticks completed before this one (-1 during the bootstrap tick)
     seed: int  # the episode seed (rules derive dedicated generators from it, e.g. guide names)
     world_state: dict[str, Any]
-    # `(world, seed) -> expansion spec` (world-synthesis 9); None disables world expansion.
+    # `(world, seed) -> expansion spec` (docs/mechanics/world-synthesis.md#world-expansion); None
+    # disables world expansion.
     expansion_generator: Callable[[World, int], Any] | None
 
     def move_agent(self, agent: AgentState, area_id: str) -> None:

@@ -2,8 +2,9 @@
 
 Layer: rule framework. All three kinds of invalid input - unparsable text, an unknown verb, a wrong
 number of parameters - are handled alike: feedback naming what went wrong (and the known verbs), the
-`invalid` flag, and no action at all this tick. (Reference quirk, spec rule-framework 8.3: the
-reference runs `wait` after a parse failure only; we never run it, so a garbage command is a no-op.)
+`invalid` flag, and no action at all this tick.
+(docs/mechanics/verbs.md#quirk-parse-failures-run-no-wait: the reference runs `wait` after a parse
+failure only; we never run it, so a garbage command is a no-op.)
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Events: typed records of what happened in a tick, emitted by rules and read by rewards and
 quests.
 
-Layer: rule framework. Event type names and payload keys follow the spec (rule-framework section 11)
-exactly, because other rules, the reward function and the dependency tracker consume them.
+Layer: rule framework. Event type names and payload keys follow the reference
+(docs/mechanics/index.md#events) exactly, because other rules, the reward function and the
+dependency tracker consume them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import attrs
 
 WORLD_AGENT = "env"  # agent_id of events about the world rather than one agent
 
-# Event types other systems consume (the full list is in the spec's rule-framework section 11).
+# Event types other systems consume (the full list: docs/mechanics/index.md#events).
 AGENT_DIED = "agent_died"
 QUEST_STAGE_ADVANCED = "quest_stage_advanced"
 SIDE_QUEST_COMPLETED = "side_quest_completed"

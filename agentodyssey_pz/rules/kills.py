@@ -2,7 +2,7 @@
 
 Layer: rule framework. The base pack's `attack` and other packs' verbs that kill (the scavenging
 pack's `throw`, spells, traps ...) call `kill_npc`, so a kill is recorded, its loot dropped and
-`npc_killed` emitted the same way everywhere (docs/rule-packs.md "Killing an NPC"). Rule packs
+`npc_killed` emitted the same way everywhere (docs/rule-packs.md#killing-an-npc). Rule packs
 cannot import each other's modules, which is why this lives here rather than in `rules/base/`.
 
 Fixed reference quirks (the base pack's `attack` documents them): kills are held back only for an

@@ -1,9 +1,9 @@
 """`RewardBreakdown` (a tick's reward as named parts) and the `RewardFunction` interface.
 
-Layer: rule framework. The eight components and the four totals are the spec's
-(rewards-and-progression section 1) exactly. A reward function reads the progress snapshot taken
-before the tick and the tick's events; it never changes game state (XP and levels are applied by the
-engine from `xp_total`).
+Layer: rule framework. The eight components and the four totals are the reference's
+(docs/mechanics/rewards.md#the-reward-breakdown) exactly. A reward function reads the progress
+snapshot taken before the tick and the tick's events; it never changes game state (XP and levels are
+applied by the engine from `xp_total`).
 """
 
 from __future__ import annotations

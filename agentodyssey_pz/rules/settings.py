@@ -3,7 +3,7 @@
 Layer: rule framework. A rule class declares `settings = {"name": default, ...}`; a world tunes
 them with `features.rule_settings: {"<rule name>": {"<setting>": value}}`. The game gives every
 rule instance its own `settings`, the defaults updated with the world's values, once when the
-game is made (docs/rule-packs.md "Settings"). A value must have its default's JSON type (an int
+game is made (docs/rule-packs.md#settings). A value must have its default's JSON type (an int
 where the default is a float is fine); an unknown rule or setting is an error naming the key, so
 a typo never leaves a default silently in force.
 """

@@ -202,7 +202,8 @@ def container_load(world: World, container: ContainerInstance) -> int:
     """Space used: definition size x count over every entry (instances resolved to their
     definition).
 
-    One formula everywhere (the reference has three; spec actions.md 0.2)."""
+    One formula everywhere (the reference has three;
+    docs/mechanics/verbs.md#quirk-one-load-formula)."""
     def_of = world.def_of
     load = 0
     for oid, n in container.items.items():  # a plain loop, not sum() over a generator: hot

@@ -3,7 +3,7 @@ concern.
 
 Layer: world core. Each check reads the records that structured cleanly (`validate.Parsed`) and adds
 errors or warnings with the JSON path of the offending value. Rules that the reference engine leaves
-to crash at run time (see the world-definition spec, section 13) are errors here.
+to crash at run time (docs/world-format.md#common-mistakes-the-validator-catches) are errors here.
 """
 
 from __future__ import annotations
@@ -376,8 +376,9 @@ def check_graph(p: Parsed, problems: Problems) -> None:
             elif usage.get(conn.key) not in UNLOCK_USAGES:
                 problems.warn(f"{path}.key", f"key '{conn.key}' does not have usage 'unlock'")
         elif conn.locked:
-            # The base `enter` opens a keyless lock with the well-known `obj_key` (spec 7, 13.12);
-            # a rule pack the world names may open it otherwise (lockpicking picks any lock).
+            # The base `enter` opens a keyless lock with the well-known `obj_key`
+            # (docs/mechanics/verbs.md#enter); a rule pack the world names may open it otherwise
+            # (lockpicking picks any lock).
             packs = bool(p.features and p.features.rule_packs)
             if FALLBACK_KEY in p.declared_objects:
                 opens = "it opens with obj_key"
@@ -485,7 +486,7 @@ def _unknown_fields(record: Any, cls: type, path: str, who: str, problems: Probl
 def check_unknown_fields(p: Parsed, problems: Problems) -> None:
     """Keys of fixed-schema records (a craft recipe, a place, an area, the spawn, the graph ...)
     that the format does not know: kept for the round trip but never read, so most likely a
-    misspelling. Warnings: the world still loads (spec world-definition 3.5, 13). Objects are the
+    misspelling. Warnings: the world still loads. Objects are the
     exception: their unknown keys are extra attributes rules may read (`hp_restore` ...), so only
     one that looks like a misspelt field is reported."""
     for path, _, obj in p.objects:

@@ -5,8 +5,8 @@ Layer: world core. In a world with darkness an agent cannot see while it stands 
 hands: a light in the inventory, worn, inside a held container or on the ground does not count.
 What it then cannot see - what it holds and wears (the inventory with its contents), the ground,
 NPCs and other agents - is left out of its observations and of what it is offered to do
-(docs/world-format.md 9.1). Without the switch nobody is ever in the dark, whatever the areas'
-`light`.
+(docs/world-format.md#91-darkness). Without the switch nobody is ever in the dark, whatever the
+areas' `light`.
 
 Two variations (`DarknessDef`): with `agent_flags` a rule decides who is in the dark and keeps it
 per agent in `world.auxiliary` (AgentOdyssey's quarantine, whose lights burn fuel: the `outbreak`

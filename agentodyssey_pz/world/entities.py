@@ -107,9 +107,10 @@ def npc_instance(
     inventory: dict[str, int],
     **changes: Any,
 ) -> Npc:
-    """An instance of `proto` at `level` (synthesis spec 7.4): full HP and attack by the
-    prototype's scaling, everything else copied from it. `index` None keeps the prototype's id
-    and name (a unique NPC), else both get `_<index>`; `changes` override any field."""
+    """An instance of `proto` at `level` (docs/mechanics/world-synthesis.md#npc-instances): full HP
+    and attack by the prototype's scaling, everything else copied from it. `index` None keeps the
+    prototype's id and name (a unique NPC), else both get `_<index>`; `changes` override any
+    field."""
     suffix = "" if index is None else f"_{index}"
     hp = proto.hp_at(level)
     fields: dict[str, Any] = {

@@ -1,9 +1,10 @@
 """The default world-expansion generator (`ProceduralExpander`) and `world_to_definition`.
 
 Layer: world core; no network, no language model. A generator is any callable
-`(world, seed) -> expansion spec` in the format `World.expand` takes (spec world-synthesis
-section 9): `{"places": [...], "objects": [...], "npcs": [...]}`. The default one grows the world by
-one tier at its frontier (the highest area level so far):
+`(world, seed) -> expansion spec` in the format `World.expand` takes
+(docs/mechanics/world-synthesis.md#world-expansion): `{"places": [...], "objects": [...], "npcs":
+[...]}`. The default one grows the world by one tier at its frontier (the highest area level so
+far):
 
 * 1-2 new unlocked places of 2-3 areas each, at levels frontier+1 (first place) and frontier+2
   (second place; a single place may have one area at frontier+2);
@@ -17,7 +18,7 @@ one tier at its frontier (the highest area level so far):
 Everything is derived from the world's data (its best weapon, armour, enemy, materials and stations
 are found by category, usage and level), names are original syllable words checked against every id
 and name in the world, and all randomness comes from `random.Random(seed)` over definition-ordered
-data, so the spec is a function of (world, seed).
+data, so the expansion is a function of (world, seed).
 """
 
 from __future__ import annotations

@@ -5,13 +5,13 @@ an area may list `existing_objects`). It is validated with the same loader and c
 and applied only when it has no errors, so an expansion is atomic: it either happens entirely or not
 at all. Specs whose id already exists are skipped (with a warning), as in the reference.
 
-Fixed reference quirks (spec: world-synthesis section 9): the bridge end is the furthest area with
-ties broken by area order (not set order); new unique NPCs are placed; a place is never bridged
-twice; a new place with `unlocked: false` is bridged by a locked path, whose key is the first object
-with usage `unlock` in definition order (no random draw, so the rest of the expansion draws what the
-reference draws; with no such object the path stays open and a warning says so, as a lock without
-a key is never made). As in the spec, a place spec may leave out `unlocked` (default true) and
-`type`.
+Fixed reference quirks (docs/mechanics/world-synthesis.md#quirk-expansion-fixes): the bridge end is
+the furthest area with ties broken by area order (not set order); new unique NPCs are placed; a
+place is never bridged twice; a new place with `unlocked: false` is bridged by a locked path, whose
+key is the first object with usage `unlock` in definition order (no random draw, so the rest of the
+expansion draws what the reference draws; with no such object the path stays open and a warning says
+so, as a lock without a key is never made). As in the reference, a place spec may leave out
+`unlocked` (default true) and `type`.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def _new_records(
     for i, raw in enumerate(items):
         path = f"$.{key}[{i}]"
         if cls is PlaceDef and isinstance(raw, dict):
-            raw = {"unlocked": True, **raw}  # optional in expansion specs (spec section 9, step 3)
+            raw = {"unlocked": True, **raw}  # optional in expansion specs
         record = structure_record(raw, cls, path, problems)
         if record is None:
             continue
@@ -267,7 +267,7 @@ def _populate(
             put(obj, 1)
     for obj in list(world.objects.values()):
         if distributable(obj) and area.id in obj.areas:
-            put(obj, rng.randint(1, 2), station_cap=False)  # no cap in this step (spec 9, 5.3)
+            put(obj, rng.randint(1, 2), station_cap=False)  # no cap in this step
     coins = [o.id for o in world.objects.values() if o.is_currency]
     if coins and rng.random() < COIN_PROBABILITY:
         area.add_objects(rng.choice(coins), rng.randint(1, max(1, area.level)))

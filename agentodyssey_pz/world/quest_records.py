@@ -52,8 +52,9 @@ def fill_placeholders(text: str, value_of: Callable[[str, str], str]) -> str:
     return "".join(filled)
 
 
-# Condition kinds (spec step-rules 8.5, and the kinds AgentOdyssey's published games need) ->
-# (required parameters, optional parameters). docs/world-format.md 11.1 documents each one.
+# Condition kinds (docs/mechanics/quests.md#stages-and-conditions, and the kinds AgentOdyssey's
+# published games need) -> (required parameters, optional parameters).
+# docs/world-format.md#111-main-quest documents each one.
 CONDITION_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     kind: (frozenset(req.split()), frozenset(opt.split()))
     for kind, req, opt in (

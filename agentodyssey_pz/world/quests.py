@@ -155,7 +155,8 @@ def default_section(name: str, definition: WorldDefinition) -> Any:
     the section needs), so they are reported in the world's file, at the custom event that turned
     the section on, naming the default section and what it needed where. The default tutorial
     never refuses a world: where it cannot be played (the world lacks a role that has no
-    stand-in, docs/world-format.md 11.3), it is switched off with a warning saying why (None)."""
+    stand-in, docs/world-format.md#113-tutorial), it is switched off with a warning saying why
+    (None)."""
     from agentodyssey_pz.resources import default_quest_file
     from agentodyssey_pz.world.validate import read_json
 

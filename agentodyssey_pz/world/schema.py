@@ -1,6 +1,6 @@
 """World-definition schema: frozen attrs records for the JSON format, and the cattrs converter.
 
-Layer: world core. Every key of the format (see the spec's world-definition document) is a field
+Layer: world core. Every key of the format (docs/world-format.md) is a field
 here; keys the format does not know are kept in each record's `extras` and written back on
 unstructure, so a definition round-trips. A field whose absence means something different from any
 value it could hold (an area's `light`, an NPC's `combat_pattern` ...) is `None` when absent and is
@@ -38,7 +38,7 @@ UNLOCK_USAGES = ("unlock", "lockpick")  # usages of the "unlock pool" that synth
 # The base engine's pattern for an enemy whose definition has no `combat_pattern` key.
 DEFAULT_ENEMY_PATTERN = ("attack", "defend", "attack", "wait")
 
-# NPC stat defaults by hostility (world-definition spec, section 4.1).
+# NPC stat defaults by hostility (docs/mechanics/combat.md#npc-stats).
 ENEMY_STAT_DEFAULTS = {
     "base_hp": 60,
     "slope_hp": 20,
@@ -93,7 +93,7 @@ class ObjectDef:
     inventory: dict[str, int] | None = _absent()
     max_text_length: int | None = _absent()
     places: tuple[str, ...] | None = _absent()  # legacy key: accepted, kept, never used
-    # Reserved top-level keys (spec world-definition 3.1): kept as fields, never extras, and never
+    # Reserved top-level keys: kept as fields, never extras, and never
     # read - only the nested `craft` block is.
     craft_ingredients: Any = _absent()
     craft_dependencies: Any = _absent()
@@ -248,7 +248,7 @@ SYNTHESIS_VARIANTS = ("base", "quarantine", "remnant", "mark")
 class DarknessDef:
     """`features.darkness`: in an area whose `light` is false an agent sees only its
     surroundings' outline unless it holds one of `light_objects` in hand; or, with `agent_flags`,
-    whoever a rule says is in the dark (world-format.md 9.1)."""
+    whoever a rule says is in the dark (docs/world-format.md#91-darkness)."""
 
     light_objects: tuple[str, ...] = ("obj_torch",)
     # A rule decides who is in the dark and keeps it under this key of `world.auxiliary` (agent id
@@ -272,16 +272,17 @@ class Features:
     # name (e.g. "lockpicking"); loaded after the base pack, before a world folder's own.
     rule_packs: tuple[str, ...] | None = _absent()
     # Ours: numbers of the loaded rules a world tunes, by rule name, then setting name (each rule
-    # declares its settings and their defaults; docs/rule-packs.md "Settings").
+    # declares its settings and their defaults; docs/rule-packs.md#settings).
     rule_settings: dict[str, dict[str, Any]] | None = _absent()
     # Ours: which world-synthesis variant builds the world (`SYNTHESIS_VARIANTS`; absent: "base"):
     # AgentOdyssey's quarantine, remnant and mark were made with other generators
-    # (docs/world-format.md 10.1).
+    # (docs/world-format.md#101-synthesis-variants).
     synthesis: str | None = _absent()
-    # Ours: unlit areas hide what is around an agent unless it holds a light (world-format.md 9).
+    # Ours: unlit areas hide what is around an agent unless it holds a light
+    # (docs/world-format.md#9-features-and-custom-events).
     darkness: DarknessDef | None = _absent()
     # Ours: the word texts use for money ("saltmarks"); absent: the currency definition's name
-    # (docs/world-format.md 9).
+    # (docs/world-format.md#9-features-and-custom-events).
     currency_name: str | None = _absent()
     extras: dict[str, Any] = _extras()
 

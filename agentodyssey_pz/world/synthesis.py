@@ -3,12 +3,12 @@
 Layer: world core. Each stage draws only from its own generator (see `rng.py`) and makes exactly the
 reference's sequence of calls, so a definition that uses the base generator gives the reference's
 world for the same seed: same objects per area, NPC instances (level, hp, attack, coins, inventory),
-paths with their locks and keys, and instance ids. Section numbers below refer to the spec's
-world-synthesis document.
+paths with their locks and keys, and instance ids. The stages are those of
+docs/mechanics/world-synthesis.md.
 
 Two reference quirks that shape the random stream or the result are kept by default and can be
-switched off in `SynthesisOptions`; every other quirk listed in the spec is fixed (see the notes at
-each stage).
+switched off in `SynthesisOptions`; every other quirk of docs/mechanics/world-synthesis.md is fixed
+(see the notes at each stage).
 
 The world's variant (`World.variant`, from `features.synthesis`; `variants.py`) says where the
 generators AgentOdyssey built quarantine, remnant and mark with differ from the base one: stream
@@ -50,7 +50,7 @@ class SynthesisOptions:
             but only that stream).
         zero_loot_keeps_prototype_count: when an NPC's loot roll for an item is 0, keep the
             prototype's count (the reference does, so every listed item drops at least once);
-            False drops the item, as the spec recommends when parity is not needed.
+            False drops the item, the better choice when parity is not needed.
     """
 
     eager_light_draw: bool = True
@@ -74,7 +74,7 @@ def generate(
     return world
 
 
-# ---------------------------------------------------------------------------- stage 1 (section 3)
+# ---------------------------------------------------------------------------- stage 1
 def build_places(world: World, rng: random.Random, options: SynthesisOptions) -> None:
     for pdef in world.definition.entities.places:
         world.add_place(Place(pdef.id, pdef.name, pdef.unlocked, type=pdef.type))
@@ -91,11 +91,11 @@ def build_places(world: World, rng: random.Random, options: SynthesisOptions) ->
             world.add_area(Area(adef.id, adef.name, level, light, pdef.id, type=adef.type))
 
 
-# ---------------------------------------------------------------------------- stage 4 (section 5)
+# ---------------------------------------------------------------------------- stage 4
 def connect_areas(world: World, rng: random.Random) -> None:
     graph = world.definition.graph
     if graph is not None and graph.connections and world.variant.honours_graph:
-        for conn in graph.connections:  # 5.1: the predefined graph replaces random connectivity
+        for conn in graph.connections:  # the predefined graph replaces random connectivity
             world.connect(conn.source, conn.to, locked=conn.locked, key=conn.key)
         return
     unlockables = [o.id for o in world.objects.values() if o.usage == "unlock"]
@@ -104,7 +104,7 @@ def connect_areas(world: World, rng: random.Random) -> None:
 
 
 def chain_within_places(world: World, rng: random.Random, unlockables: list[str]) -> None:
-    """5.2: each place's areas form a shuffled chain; links in a locked place lock with p = 0.6."""
+    """Each place's areas form a shuffled chain; links in a locked place lock with p = 0.6."""
     for place in world.places.values():
         ids = list(place.area_ids)
         if len(ids) <= 1:
@@ -118,7 +118,7 @@ def chain_within_places(world: World, rng: random.Random, unlockables: list[str]
 
 
 def chain_places(world: World, rng: random.Random, unlockables: list[str]) -> None:
-    """5.3: places form a shuffled chain, each link between a random area of each."""
+    """Places form a shuffled chain, each link between a random area of each."""
     if len(world.places) <= 1:
         return
     pids = list(world.places)
@@ -141,7 +141,7 @@ def chain_places(world: World, rng: random.Random, unlockables: list[str]) -> No
         world.connect(u, v, locked=locked, key=key)
 
 
-# ---------------------------------------------------------------------------- stage 5 (section 6)
+# ---------------------------------------------------------------------------- stage 5
 @attrs.frozen
 class Pools:
     raw_local: list[ObjectDef]
@@ -151,7 +151,7 @@ class Pools:
 
 
 def build_pools(world: World) -> Pools:
-    """6.2, in definition order; a writable can sit in the global pool twice (as the reference)."""
+    """In definition order; a writable can sit in the global pool twice (as the reference)."""
     und = set(world.definition.initializations.undistributable_objects)
     objs = [o for o in world.objects.values() if o.id not in und]
 
@@ -196,7 +196,7 @@ def _place_units(world: World, area: Area, obj: ObjectDef, count: int) -> None:
 def guarantee_local(
     world: World, area: Area, raw_here: list[ObjectDef], crafted_here: list[ObjectDef]
 ) -> None:
-    """6.3: every local raw material max(1, L) units, every local crafted one 1 unit (no station
+    """Every local raw material max(1, L) units, every local crafted one 1 unit (no station
     cap)."""
     for obj in raw_here:
         _place_units(world, area, obj, max(1, area.level))
@@ -225,7 +225,7 @@ def draw_objects(
     pools: Pools,
     top_level: int,
 ) -> None:
-    """6.4: weighted draws with replacement; at most one unit of each station per area."""
+    """Weighted draws with replacement; at most one unit of each station per area."""
     level = area.level
     materials = raw_here + crafted_here + pools.global_ + pools.unlock
     if not materials:
@@ -246,7 +246,7 @@ def draw_objects(
 
 
 def currency_pass(world: World, rng: random.Random) -> None:
-    """6.5: every area (spawn included, so its draws still happen) gets coins with p = 0.5."""
+    """Every area (spawn included, so its draws still happen) gets coins with p = 0.5."""
     coins = [o.id for o in world.objects.values() if o.is_currency]
     if not coins:
         return
@@ -257,7 +257,7 @@ def currency_pass(world: World, rng: random.Random) -> None:
 
 
 def spawn_override(world: World) -> None:
-    """6.7: the spawn area holds exactly the listed objects, in listing order."""
+    """The spawn area holds exactly the listed objects, in listing order."""
     spawn = world.definition.initializations.spawn
     assert spawn is not None  # checked by generate()
     area = world.areas[spawn.area]
@@ -270,9 +270,9 @@ def spawn_override(world: World) -> None:
             area.add_objects(oid, count)
 
 
-# ---------------------------------------------------------------------------- stage 6 (section 7)
+# ---------------------------------------------------------------------------- stage 6
 def choose_level(rng: random.Random, home_level: int) -> int:
-    """7.1: an instance's level around its home area's level (one random() draw)."""
+    """An instance's level around its home area's level (one random() draw)."""
     if home_level > 1:
         levels, weights = [home_level - 1, home_level, home_level + 1], [0.2, 0.6, 0.2]
     else:
@@ -288,7 +288,7 @@ def create_npc(
     rng: random.Random,
     options: SynthesisOptions | None = None,
 ) -> Npc:
-    """7.4: an NPC instance at `level` with its coins and loot drawn (in the spec's order), as the
+    """An NPC instance at `level` with its coins and loot drawn (in the reference's order), as the
     world's synthesis variant makes them (loot counts, default rhythm). Rules that create NPCs
     during play call this too, so they follow the variant the world was built with."""
     options = options or SynthesisOptions()
@@ -335,7 +335,7 @@ def place_unique_npcs(
     spawn_npcs: dict[str, int],
     options: SynthesisOptions,
 ) -> None:
-    """7.2: each unique, non-quest prototype not listed at spawn goes to a random non-spawn area."""
+    """Each unique, non-quest prototype not listed at spawn goes to a random non-spawn area."""
     for proto in protos:
         if not proto.unique or proto.id in spawn_npcs or proto.quest:
             continue
@@ -351,7 +351,7 @@ def place_non_unique_npcs(
     protos: list[NpcDef],
     options: SynthesisOptions,
 ) -> None:
-    """7.3: per area an enemy budget; each prototype is considered once, with probability
+    """Per area an enemy budget; each prototype is considered once, with probability
     0.6 + (L-1) * 0.4 / Lmax."""
     top = max(a.level for a in dist)
     candidates = [p for p in protos if not p.unique]
@@ -377,7 +377,7 @@ def place_non_unique_npcs(
 def place_spawn_npcs(
     world: World, rng: random.Random, spawn_npcs: dict[str, int], options: SynthesisOptions
 ) -> None:
-    """7.5: NPCs listed at spawn. Fixed quirks: level drawn for the spawn area's own level, and a
+    """NPCs listed at spawn. Fixed quirks: level drawn for the spawn area's own level, and a
     unique prototype keeps its bare id (the validator allows it at most once); mark's generator
     still advances its instance counter."""
     area = world.areas[world.spawn_area]

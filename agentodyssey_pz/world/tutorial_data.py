@@ -1,16 +1,16 @@
 """Tutorial data: the `tutorial` section of quest data - object roles, tutorial NPCs, the steps.
 
-Layer: world core. The tutorial teaches the verbs with ten object *roles* (spec step-rules 9.1);
-a section may name any of them in `roles`, the rest it uses are inferred from the world's objects,
-or played by the section's `stand_ins` (`tutorial_roles.py`).
+Layer: world core. The tutorial teaches the verbs with ten object *roles*
+(docs/mechanics/tutorial.md#roles); a section may name any of them in `roles`, the rest it uses are
+inferred from the world's objects, or played by the section's `stand_ins` (`tutorial_roles.py`).
 
-Steps hold an instruction template, setups (spec 9.4) and completion conditions written with the
-quest condition kinds. Object parameters may name a role as `$bag`; they are resolved here, once
-per world. Everything else that starts with `$` is resolved per agent when the tutorial runs:
-`$<role>`, `$<role>_name`, `$<role>_value`, `$bag_instance` / `$note_instance` (the agent's own
-instances, named `$bag_name` / `$note_name`), `$merchant` / `$raider` (+ `_name`), `$spawn`,
-`$spawn_name` and `$room`. Texts use the same names as `{bag_name}`; the completion text may also
-use `{extra_verbs}` (the verbs the game's rule packs add, filled in by the rule).
+Steps hold an instruction template, setups (docs/mechanics/tutorial.md#setups) and completion
+conditions written with the quest condition kinds. Object parameters may name a role as `$bag`; they
+are resolved here, once per world. Everything else that starts with `$` is resolved per agent when
+the tutorial runs: `$<role>`, `$<role>_name`, `$<role>_value`, `$bag_instance` / `$note_instance`
+(the agent's own instances, named `$bag_name` / `$note_name`), `$merchant` / `$raider` (+ `_name`),
+`$spawn`, `$spawn_name` and `$room`. Texts use the same names as `{bag_name}`; the completion text
+may also use `{extra_verbs}` (the verbs the game's rule packs add, filled in by the rule).
 
 `take_back` lists the kinds of objects taken back from an agent when it leaves (default: every
 kind the tutorial handed it); of each, only what the tutorial handed out is taken.
@@ -42,7 +42,7 @@ from agentodyssey_pz.world.tutorial_roles import (
 
 NPC_ROLES = ("merchant", "raider")
 MERCHANT_ROLE = "merchant"
-# Setup kinds (spec 9.4) -> (required parameters, optional parameters).
+# Setup kinds -> (required parameters, optional parameters).
 SETUP_KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     kind: (frozenset(req.split()), frozenset(opt.split()))
     for kind, req, opt in (

@@ -1,15 +1,16 @@
 """Tutorial roles: which of a world's objects play the ten parts the tutorial teaches with.
 
-Layer: world core. The roles (spec step-rules 9.1) are BAG, NOTE, COIN, PEN, LOG, BAR, BENCH,
-FURNACE, BLANK and KEY. A tutorial section may name any of them in `roles`; every role it uses but
-leaves out is inferred from the world's objects by structure (first match in definition order):
+Layer: world core. The roles (docs/mechanics/tutorial.md#roles) are BAG, NOTE, COIN, PEN, LOG, BAR,
+BENCH, FURNACE, BLANK and KEY. A tutorial section may name any of them in `roles`; every role it
+uses but leaves out is inferred from the world's objects by structure (first match in definition
+order):
 
     bag      a container of level 1
     note     a writable one can write on whose recipe needs no station
     coin     the currency
     pen      a tool of usage `write`
     log      the cheapest level-1 raw material a merchant pays for (value >= MIN_LOG_VALUE)
-    key      `obj_key` (the spec's well-known id), else the first object of usage `unlock`
+    key      `obj_key` (the well-known id), else the first object of usage `unlock`
     blank    the key's ingredient          bar      the blank's ingredient
     bench    the key's station (else the blank's)   furnace  the bar's station
 
@@ -36,7 +37,7 @@ from agentodyssey_pz.world.schema import ObjectDef
 ROLES = ("bag", "note", "coin", "pen", "log", "bar", "bench", "furnace", "blank", "key")
 INSTANCE_ROLES = ("bag", "note")  # every agent gets its own instance of these
 ALWAYS_USED = ("bag", "note", "key")  # the rule itself needs them (instances, the exit's key)
-WELL_KNOWN_KEY = "obj_key"  # spec world-definition 7: the id the base rules know as the key
+WELL_KNOWN_KEY = "obj_key"  # the id the base rules know as the key
 UNLOCK_USAGE, WRITE_USAGE = "unlock", "write"
 # The base merchants pay floor(value / 2): a cheaper LOG could be bought but never sold (step 21).
 MIN_LOG_VALUE = 2

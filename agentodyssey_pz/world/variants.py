@@ -3,8 +3,8 @@
 Layer: world core. AgentOdyssey built its published games with three generators besides its
 current one: quarantine's (the spawn area always lit), and the older ones of remnant and mark. A
 world names its variant in `features.synthesis` (absent: `base`); `synthesis.py` reads every
-difference from the `Variant` record, so the stages exist once. docs/world-format.md 10.1 has the
-table of differences in prose.
+difference from the `Variant` record, so the stages exist once.
+docs/world-format.md#101-synthesis-variants has the table of differences in prose.
 """
 
 from __future__ import annotations

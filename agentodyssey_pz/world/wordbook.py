@@ -3,7 +3,7 @@ roles (category/usage, size, nouns, description templates), material families an
 weights, plus a book that hands out each generated name once.
 
 Layer: world core. Shared by the procedural world generator and the procedural world expander.
-All of it is original to this project (no names from the spec or other games).
+All of it is original to this project (no names from AgentOdyssey or other games).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ MATERIAL_KINDS = (
 )
 TIMBER, FIBER = MATERIAL_KINDS[0], MATERIAL_KINDS[1]
 
-# Combat rhythm draws (world-definition spec, section 4.1): mostly attacks.
+# Combat rhythm draws (docs/mechanics/combat.md#npc-stats): mostly attacks.
 PATTERN_ACTIONS = ("attack", "defend", "wait")
 PATTERN_WEIGHTS = (0.55, 0.25, 0.2)
 

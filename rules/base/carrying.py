@@ -1,8 +1,10 @@
 """What the base verbs share: amounts, names in reach, and moving units with their tracking events.
 
 Rule pack `base`. Locations for the dependency tracker are `area`, `hand`, `equip` and `container`
-(the equipped inventory is just its container), spec dependency-tracker 2.1; armour uses `equip`
-too (the reference's separate `armor` kind strands tokens, quirk 3).
+(the equipped inventory is just its container),
+docs/mechanics/dependency-tracking.md#tracking-events; armour uses `equip` too (the reference's
+separate `armor` kind strands tokens; quirk "equipped items are tracked at equip",
+docs/mechanics/dependency-tracking.md#quirk-equipped-items-are-tracked-at-equip).
 """
 
 from __future__ import annotations

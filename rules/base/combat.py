@@ -1,12 +1,12 @@
 """What fighting NPCs shares: who may be attacked, hit damage and stamina.
 
-Rule pack `base`; spec actions.md section 6 (and 0.4, 0.5). An NPC's death is resolved by the rule
+Rule pack `base`; docs/mechanics/combat.md#killing-an-npc. An NPC's death is resolved by the rule
 framework's `kills.kill_npc`, the one way an agent kills an NPC, so pack verbs that kill (the
 scavenging pack's `throw`, spells, traps ...) record kills, drop loot and emit `npc_killed` exactly
 as `attack` does. Fixed reference quirks: kills are not recorded only for an agent that has not
 passed the tutorial (the reference suppresses them for everyone while anyone is in the tutorial,
-spec 0.4, a quirk in rewards-and-progression 7.3). Loot is moved: the dead NPC's inventory is
-emptied, so nothing can drop twice.
+docs/mechanics/rewards.md#quirk-tracking-held-back-per-agent). Loot is moved: the dead NPC's
+inventory is emptied, so nothing can drop twice.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def hit_damage(attack: int, stamina: float, npc_action: str | None) -> int:
 def tire(agent: AgentState) -> None:
     """Count one more attack in the streak; from the second on, stamina drops (for the NEXT blow).
 
-    Float arithmetic as the reference, so stamina reads 0.6000000000000001 etc. (spec 6).
+    Float arithmetic as the reference, so stamina reads 0.6000000000000001 etc.
     """
     agent.consecutive_attacks += 1
     if agent.consecutive_attacks > 1:

@@ -1,5 +1,6 @@
-"""Quest condition evaluation: one small function per condition kind (spec step-rules 8.5, and
-the kinds AgentOdyssey's published games need; docs/world-format.md 11.1).
+"""Quest condition evaluation: one small function per condition kind
+(docs/mechanics/quests.md#stages-and-conditions, and the kinds AgentOdyssey's published games need;
+docs/world-format.md#111-main-quest).
 
 Rule pack `base`. Used by the main quest, and by the tutorial for its step checks. A condition reads
 the state of one agent, the events about that agent in this tick, and what the main quest records

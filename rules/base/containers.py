@@ -1,10 +1,11 @@
 """What `store`, `take out` and `discard` share: naming a container in reach and listing its room.
 
-Rule pack `base`; spec actions.md sections 7-9. A container is named either by the literal
-`inventory` (the container equipped as inventory) or by its instance name (`crate_0`); a named one
-must be on the ground here, equipped as inventory, or held in hand. Free space is always
-`capacity - agents.container_load`: one load formula for every container (fixes spec 0.2,
-quirk 4). A container a rule has sealed (`world.sealed`) is refused and not listed.
+Rule pack `base`; docs/mechanics/verbs.md#where-things-can-be. A container is named either by the
+literal `inventory` (the container equipped as inventory) or by its instance name (`crate_0`); a
+named one must be on the ground here, equipped as inventory, or held in hand. Free space is always
+`capacity - agents.container_load`: one load formula for every container (quirk "one load
+formula", docs/mechanics/verbs.md#quirk-one-load-formula). A container a rule has sealed
+(`world.sealed`) is refused and not listed.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What happens to a live quest boss each tick: its health after it beats someone, and its
 modifiers (stats that change with what agents hold or carry near it).
 
-Rule pack `base`; docs/world-format.md 11.1. The same for a boss each agent has to itself (its
-owner is the only agent it answers to) and a shared one (every agent whose quest runs counts).
+Rule pack `base`; docs/world-format.md#111-main-quest. The same for a boss each agent has to itself
+(its owner is the only agent it answers to) and a shared one (every agent whose quest runs counts).
 A boss's attack is worked out afresh every tick from the attack it was created with, by the
 modifiers that apply now and those marked `once` that applied before (kept for good), in their
 listed order, so an attack raised while a weapon was held falls back when it is put away (the

@@ -1,10 +1,11 @@
 """Quest NPCs that exist per agent: guides (who publish objectives) and bosses.
 
 Rule pack `base`. Each agent has its own guide instance (fixing the reference, where one shared
-guide was renamed and moved between agents, spec step-rules 6.5 and 8.6) and, unless a boss is
-`shared`, its own instance of each boss, so agents progress independently. Guides are invincible
-quest NPCs (non-enemy + quest: `attack` refuses them). These NPCs are built directly from their
-prototypes: no draws from the game's generator (a shuffled name pool has a generator of its own).
+guide was renamed and moved between agents;
+docs/mechanics/quests.md#quirk-per-agent-guides-and-bosses) and, unless a boss is `shared`, its own
+instance of each boss, so agents progress independently. Guides are invincible quest NPCs (non-enemy
++ quest: `attack` refuses them). These NPCs are built directly from their prototypes: no draws from
+the game's generator (a shuffled name pool has a generator of its own).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Quest variables, set up once per episode: areas picked from the map, shared NPCs and objects
 placed, words.
 
-Rule pack `base`; docs/world-format.md 11.1. Area picking follows the reference (spec step-rules
-8.2): non-spawn areas are shuffled, then ordered by hop distance from spawn with a 25% chance of
-counting one step further, and taken nearest first. Fixed quirks: the spawn area and tutorial rooms
-are never picked, a short supply re-uses already picked areas in a fixed order, and nothing depends
-on set iteration order.
+Rule pack `base`; docs/world-format.md#111-main-quest. Area picking follows the reference
+(docs/mechanics/quests.md#quest-variables): non-spawn areas are shuffled, then ordered by hop
+distance from spawn with a 25% chance of counting one step further, and taken nearest first. Fixed
+quirks: the spawn area and tutorial rooms are never picked, a short supply re-uses already picked
+areas in a fixed order, and nothing depends on set iteration order.
 
 A placed NPC is made as synthesis makes one, at the level of its area, and every item its
 prototype carries that came out with no units gets the prototype's count back. An NPC of the same

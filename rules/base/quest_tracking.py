@@ -2,8 +2,8 @@
 records, dark areas lit, NPCs talked to and bought from (per agent, in its quest progress, from
 the tick its quest starts), and NPCs killed by anyone (in the quest's shared state).
 
-Rule pack `base`; docs/world-format.md 11.1. Only what some condition of the quest reads is
-recorded (`QuestNeeds`, worked out once per quest), so a quest using none of these kinds keeps
+Rule pack `base`; docs/world-format.md#111-main-quest. Only what some condition of the quest reads
+is recorded (`QuestNeeds`, worked out once per quest), so a quest using none of these kinds keeps
 and costs nothing. Records stay small without losing anything a condition can tell apart: kills
 are counted per distinct (enemy, role, dark, level), the only facts the kill filters read; areas,
 NPC ids and (NPC, object) pairs are kept once each, and only for the NPCs conditions name.

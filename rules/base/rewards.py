@@ -1,9 +1,10 @@
-"""The default reward function (spec: rewards-and-progression section 3).
+"""The default reward function (docs/mechanics/rewards.md#the-default-reward-function).
 
 Rule pack `base`. Diff-based parts compare the agent's tracked progress with the snapshot taken at
 the start of the tick; event-based parts count this tick's events about the agent. An agent standing
 in the tutorial room gets an all-zero breakdown (one exclusion rule for every part; the reference
-still counts the event-based parts there, spec 3.4).
+still counts the event-based parts there;
+docs/mechanics/rewards.md#quirk-the-tutorial-room-pays-nothing-at-all).
 """
 
 from __future__ import annotations

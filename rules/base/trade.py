@@ -1,9 +1,9 @@
 """What `buy` and `sell` share: the checks on amount and merchant, coins carried, prices, names.
 
-Rule pack `base`; spec actions.md sections 16-17. The money of a world is `world.currency_id` (the
-first currency definition); a world without one can still buy free goods but cannot sell. Trades use
-the carried stores of `agents.carried_stores` in their order: hands, the equipped inventory, then
-containers held in hand (equipped items themselves are never traded).
+Rule pack `base`; docs/mechanics/verbs.md#buy and docs/mechanics/verbs.md#sell. The money of a world
+is `world.currency_id` (the first currency definition); a world without one can still buy free goods
+but cannot sell. Trades use the carried stores of `agents.carried_stores` in their order: hands, the
+equipped inventory, then containers held in hand (equipped items themselves are never traded).
 
 The checks return a `Deal` (what will change hands) or a `Line` saying why not, and change nothing,
 so a verb runs every check before it moves anything.
@@ -53,7 +53,7 @@ class Deal:
 def merchant_for(
     world: World, agent: AgentState, verb: str, amount_text: str, npc_name: str
 ) -> tuple[int, Npc] | Line:
-    """Spec 16.1-3 / 17.1-2: the amount asked for and a merchant standing here, else why not."""
+    """The amount asked for and a merchant standing here, else why not."""
     requested = parse_amount(amount_text)
     action = "buy from" if verb == "buy" else "sell to"
     if requested is None:
@@ -107,7 +107,7 @@ def sell_price(obj: ObjectDef) -> int | None:
 
 
 def is_sellable_kind(obj: ObjectDef) -> bool:
-    """Containers and writables are never sold (they are individual instances, spec 17.4-5)."""
+    """Containers and writables are never sold (they are individual instances)."""
     return not obj.is_instanced and obj.value is not None
 
 

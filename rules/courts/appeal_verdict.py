@@ -1,6 +1,6 @@
 """`appeal verdict`: a fallen agent pays every coin it carries to overturn its death.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. Possible
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. Possible
 while my HP is 0 or below or my death is pending (`pending_death`, set by the two-phase death
 rule), with at least one coin (the world's currency) in my hands, inventory or held containers.
 

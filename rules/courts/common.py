@@ -1,7 +1,7 @@
 """What the `courts` rules share: their state in `world.auxiliary`, reading documents, coins,
 resting an agent, and telling the agents of an area.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"). AgentOdyssey keeps this state in the
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack). AgentOdyssey keeps this state in the
 environment's per-agent table; here each key is a `world.auxiliary` entry of the same name (saved
 with the world, so checkpoints and resume are exact). "Written" = a writable instance whose text
 is not blank once trimmed. "Carried writables" = writable instances in my hands, in my equipped

@@ -1,6 +1,6 @@
 """`contempt_of_court_step` (10): an agent that idles in one place is warned, fined, then weakened.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. The action
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. The action
 read is this tick's: `wait` or `defend` (the pack's replacements of those verbs record it), and an
 unparsable or missing command counts as `wait`; anything else is another action. Per agent
 (`contempt_of_court[agent] = {idle_area, idle_turns, last_action, hp_reduction_applied}`):

@@ -1,6 +1,6 @@
 """`contraband_suspicion_step` (11): carrying too much draws suspicion, bailiffs, confiscation.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. State
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. State
 `contraband_suspicion[agent] = {turns_over, last_area, converging_bailiffs}`. Per living agent:
 the threshold is 8, +4 for each written writable on the ground here mentioning `lenient`, `free
 trade`, `open carry`, `deregulation` or `free passage`, -3 for each mentioning `strict`,

@@ -1,7 +1,7 @@
 """Two-phase death (`death_and_respawn_step`, priority 7, replaces the base rule) and the idle
 record the contempt rule reads (`wait` and `defend`, replaced by subclasses of the base verbs).
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. Per agent,
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. Per agent,
 the first case that holds:
 
 1. `appeal_verdict_used`: it and `pending_death` are cleared; nothing else;

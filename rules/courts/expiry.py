@@ -1,7 +1,7 @@
 """`invoke_law_expiry_step` (8) and `objection_effects_step` (9): invoked laws and sustained
 objections wear off.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis.
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis.
 
 Invocations (`active_invocations`): each loses a turn every tick, the invoking one included (so an
 effect covers that tick and the next two). At 0: `unlock_doors` locks again the paths it opened,

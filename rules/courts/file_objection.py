@@ -1,6 +1,6 @@
 """`file objection <npc_name>`: object to a foe's way of fighting, citing the laws I carry.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. Checks in
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. Checks in
 order: the name is known; I am fighting that NPC (any area); it exists with HP above 0.
 
 My carried writables that are written (hands, inventory, held containers) are read in order. With
@@ -21,7 +21,7 @@ document, keyword, pacify_duration: 5, area_id}`. Expiry: `objection_effects_ste
 (no test holds): I lose my next turn; event `objection_overruled {npc_id}`.
 
 A lost turn needs the environment (AgentOdyssey replaces the next command with `wait`); this pack
-records the flag only (docs/rule-packs.md "The courts pack").
+records the flag only (docs/rule-packs.md#the-courts-pack).
 
 Every NPC I fight that still exists is listed: any objection takes effect. Catalogue: one entry
 per NPC prototype.

@@ -1,6 +1,6 @@
 """`invoke law <writable_name>`: read a written law in my hand aloud, spending a statute shard.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. Checks in
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. Checks in
 order: the name is known; it names a writable instance; it is in my hands; its text is not blank;
 no invocation with turns left is active in this area (`active_invocations`); a catalyst
 (`obj_statute_shard`) is in my hands, equipped inventory or a held container (the first of them);

@@ -1,8 +1,8 @@
 """The lost turn of an objection without a law to cite or overruled (`objection_skip_turn`).
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. An agent
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. An agent
 whose flag is set plays `wait` on its next turn whatever it asked for (the engine's lost-turn
-hook, docs/rule-packs.md "Lost turns"): the flag is cleared and the agent told it is stunned; its
+hook, docs/rule-packs.md#lost-turns): the flag is cleared and the agent told it is stunned; its
 listings offer only `wait` meanwhile, and its own command counts as not taken unless it was
 `wait`. The contempt rule then sees a `wait`, as published.
 """

@@ -1,6 +1,6 @@
 """`nightly_law_rewrite_step` (50): every 30 ticks the laws rewrite themselves.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. State
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. State
 `nightly_law_rewrite = {last_night_step, night_count}`. Runs when the tick index `s > 0` and
 `s - last_night_step >= 30` (setting `every`). A night is counted, every agent is told, then, in
 this order:

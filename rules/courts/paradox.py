@@ -1,6 +1,6 @@
 """`legal_paradox_step` (0): three or more contradictory laws lying in one area warp it.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. State
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. State
 `legal_paradox[area] = {active, shuffled_paths, frozen_npcs}`. Each tick, for every area in world
 order, the written writables on its ground are sorted into keyword groups (substrings of the
 lower-cased text; a document matching none is ignored):
@@ -23,7 +23,7 @@ The area is in paradox with at least 3 sorted documents and both groups of one o
   the area's one-way path table, so moving by name reaches the named area through another exit's
   lock, and the exits are listed in the shuffled order; our paths are undirected edges, so the
   locks and keys are permuted on both sides of each path and the listing keeps its order
-  (docs/rule-packs.md "The courts pack").
+  (docs/rule-packs.md#the-courts-pack).
 * End: the saved locks and keys are put back, the frozen NPCs get their attack and pattern back,
   the entry is reset; event `legal_paradox_resolved {area_id}`.
 * While it lasts (the start tick too): every enemy NPC here not yet frozen has its attack and

@@ -1,7 +1,7 @@
 """`binding_precedent_step` (4): a kill sets a precedent that weakens the victim's kind there; a
 defeat by that kind overturns it and strengthens the kind for good.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. State
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. State
 `binding_precedents = {area_precedents: {area: [NPC definition ids]}, overturned_types: {def:
 true}, weakened_npcs: {npc: {original_hp, original_attack_power, original_combat_pattern}},
 boosted_npcs: {npc: true}}`. Each tick, over this tick's events:

@@ -1,7 +1,7 @@
 """`trial_proceedings_step` (5): every kill is tried at once; a written justification earns an
 upgrade, none a curse on the killer's base attack.
 
-Rule pack `courts` (docs/rule-packs.md "The courts pack"); AgentOdyssey's metropolis. State
+Rule pack `courts` (docs/rule-packs.md#the-courts-pack); AgentOdyssey's metropolis. State
 `trial_proceedings[agent] = {active_trials, attack_curse}`. Each tick:
 
 1. every `npc_killed` by an agent whose NPC is not a quest NPC (flagged, or of a quest's

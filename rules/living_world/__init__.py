@@ -1,7 +1,7 @@
 """Rule pack `living_world`: the background rules of AgentOdyssey's games remnant and mark.
 
 A world plays with it by naming it in `features.rule_packs` (remnant adds `shifting_paths`); mark
-sets its numbers through `features.rule_settings` (docs/rule-packs.md "The living_world pack",
+sets its numbers through `features.rule_settings` (docs/rule-packs.md#the-livingworld-pack,
 which has mark's object). Nine step rules of its own (`day_cycle.py`, `food_respawn.py`,
 `forgotten_caches.py`, `carrion_scavengers.py`, `crafting_momentum.py`, `rumor_mill.py`,
 `soundscape.py`, `wandering_patrols.py`, `enemy_respawn.py`) and two base rules replaced by
@@ -28,5 +28,5 @@ it is made, and in the guide):
 * coins are the world's currency.
 
 This file only documents the pack: a pack's `__init__.py` is not run (packs import their modules
-one by one, docs/rule-packs.md "Inside a pack").
+one by one, docs/rule-packs.md#inside-a-pack-a-private-namespace).
 """

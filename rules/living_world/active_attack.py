@@ -1,7 +1,7 @@
 """`active_attack_step` (priority 6): the base pack's ambushes, with the world's own odds per level
 and this tick's modifier bag.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"); it replaces the base rule of
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack); it replaces the base rule of
 the same name (a subclass: the ambush itself is the base pack's). Changes:
 
 * the chance per area level is `min_probability + (L - 1) * (max_probability - min_probability) /

@@ -1,9 +1,9 @@
 """`carrion_scavengers_step` (priority 5): scavengers' interest in areas, kept and never acted on.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). AgentOdyssey's rule gathers
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). AgentOdyssey's rule gathers
 interest per area and would raid an area at interest 1.5, but caps interest at 1.0, so it never
-changes the world, draws nothing and says nothing. It is kept as that: state only, as the spec
-recommends (making raids happen would be a new mechanic, not this game's).
+changes the world, draws nothing and says nothing. It is kept as that: state only
+(making raids happen would be a new mechanic, not this game's).
 
 Skipped during the tutorial phase (common.py). Per tick: +0.3 per `npc_killed` or
 `agent_defeated_in_combat` event in an area; then for every area (world order), +0.1 if its ground

@@ -1,7 +1,7 @@
 """What the `living_world` rules share: the tutorial phase, the clock, the modifier bag, and small
 helpers to put things on a ground, tell the agents standing there, and make NPCs.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). Imported relatively by the
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Imported relatively by the
 pack's modules (`from .common import ...`).
 
 The tutorial phase: AgentOdyssey's games run one tutorial room for everyone; ours gives each agent

@@ -1,6 +1,6 @@
 """`continuous_crafting_momentum_step` (priority 5): crafting again soon, in the same place, pays.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). For each agent with crafts
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). For each agent with crafts
 this tick (`object_crafted` events; `total` = the sum of their amounts): the streak goes on when its
 last craft was at most 5 ticks ago in the area it stands in now, else it starts again at 1; from a
 streak of 2 on, `total x randint(1, 2)` coins land on its ground (`craft_streak_bonus {area_id,

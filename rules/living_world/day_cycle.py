@@ -1,7 +1,7 @@
 """`day_cycle_step` (priority 4): the time of day sets this tick's modifier bag, says when a new
 period starts, leaves coins with the merchants at dawn and sometimes doubles an evening craft.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). The clock is the one the
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). The clock is the one the
 agents read (`common.clock_slot`): day = T // 144, hour = (T % 144) // 6. Periods by hour: 0
 dangerous night (ambush chance +`dangerous_night_additive`, enemy damage x1.3), 1-5 late night
 (damage x1.2), 6 dawn, 7-11 morning, 12 peaceful midday (ambush chance 0.05 whatever else, damage

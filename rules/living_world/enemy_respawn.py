@@ -1,6 +1,6 @@
 """`enemy_respawn_step` (priority 8): now and then, enemies come back to areas left without any.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). Skipped during the tutorial
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Skipped during the tutorial
 phase (common.py). The first tick after it, the next wave is set `randint(interval_min,
 interval_max)` ticks on. When the tick reaches it: the candidates are the areas without an enemy
 (not the spawn area, no tutorial room), shuffled (`shuffle`); `k = randint(1, min(3, their

@@ -1,6 +1,6 @@
 """`food_respawn_step` (priority 4): every 25 ticks food grows back where it grows.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). Skipped during the tutorial
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Skipped during the tutorial
 phase (common.py). When the tick reaches `food_respawn.next_step` (first at tick 0), the next wave
 is set 25 ticks on and, for every object of category `food` (definition order) and every area its
 `areas` lists (list order; ids that are no area are skipped), `randint(0, 4)` units are added to

@@ -1,10 +1,10 @@
 """`forgotten_caches_step` (priority 4): an area nobody has stood in for a while may turn up a small
 cache of materials.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). Runs during the tutorial
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Runs during the tutorial
 phase too (skipping tutorial rooms). For each area some agent has visited, the spawn area aside, in
-definition order (AgentOdyssey walks a set of names, whose order differs between processes; the
-spec recommends definition order):
+definition order (AgentOdyssey walks a set of names, whose order differs between processes; we
+use definition order):
 
 1. the first time, a threshold `randint(35, 50)`;
 2. an agent stands there: idle count back to 0, next area;

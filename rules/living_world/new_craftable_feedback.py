@@ -1,7 +1,7 @@
 """`new_craftable_feedback_step` (priority 5): the base pack's "what can this make" lines, as
 remnant and mark give them.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"); it replaces the base rule of
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack); it replaces the base rule of
 the same name (a subclass). Two changes:
 
 * a tick whose new items are no ingredient of anything says nothing and records nothing: the

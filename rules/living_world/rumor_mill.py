@@ -1,7 +1,7 @@
 """`rumor_mill_step` (priority 5): news travels; merchants leave rumour notes that pay to read and
 hush an area where they are dropped.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). Skipped during the tutorial
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Skipped during the tutorial
 phase (common.py). State: `world.auxiliary["rumor_mill"]["notes"][note id] = {born_step,
 origin_area, lifetime, tip_given}`. Per tick:
 

@@ -1,7 +1,7 @@
 """`soundscape_pressure_step` (priority 5): what happens makes noise; loud areas draw scouts and
 danger, quiet ones give up small caches.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). State:
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). State:
 `world.auxiliary["soundscape"] = {noise, quiet_steps, loud_flags}`, each per area. Runs during the
 tutorial phase too (tutorial rooms get no effects; no hush caches while the phase lasts).
 

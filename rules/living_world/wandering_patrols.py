@@ -1,6 +1,6 @@
 """`wandering_patrols_step` (priority 5): roaming enemies and travelling merchants move on.
 
-Rule pack `living_world` (docs/rule-packs.md "The living_world pack"). Runs during the tutorial
+Rule pack `living_world` (docs/rule-packs.md#the-livingworld-pack). Runs during the tutorial
 phase too (NPCs in tutorial rooms stay, and nobody moves into one). For every area (world order)
 and NPC there (arrival order): it may wander if it is not unique, not a quest NPC (nor of a quest
 prototype, nor anyone's personal NPC), fights no agent, and is an enemy or a merchant. One

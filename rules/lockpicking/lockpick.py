@@ -1,8 +1,9 @@
 """Rule pack `lockpicking`: `lockpick <area>`, picking the lock of a path with a tool in hand.
 
-The base `enter` opens a lock only with its key (spec actions 5: lockpicks are a pack feature). A
-world plays with this pack by naming it in `features.rule_packs` (cinderdeep and the procedural
-presets do; so does AgentOdyssey's remnant, whose verb this is, with other settings).
+The base `enter` opens a lock only with its key
+(docs/mechanics/verbs.md#quirk-a-path-opens-with-its-own-key: lockpicks are a pack feature). A world
+plays with this pack by naming it in `features.rule_packs` (cinderdeep and the procedural presets
+do; so does AgentOdyssey's remnant, whose verb this is, with other settings).
 
 With a locked path to the named neighbour (the first neighbour of that name, as for `enter`) and a
 picking tool in hand, one try: it succeeds with probability 0.2 with a lockpick, else 0.1 with a
@@ -13,7 +14,7 @@ Events `path_unlocked` / `lockpick_failed` with `from_area` and `to_area`. Draws
 game's seeded generator: the success draw, then on failure the hurt draw. A path's key
 (`object_to_unlock`) plays no part.
 
-Settings (docs/rule-packs.md "Settings"; the defaults are cinderdeep's):
+Settings (docs/rule-packs.md#settings; the defaults are cinderdeep's):
 
 * `lockpick`, `wrench`: what makes a held object a lockpick or a wrench: its usage (`lockpick`,
   `tension_wrench`), or with `tools_by_id` its definition id (remnant: `obj_lockpick`,

@@ -1,6 +1,6 @@
 """`active_attack_step` (priority 6): the base ambushes, four times as likely in the dark.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine. It
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine. It
 replaces the base rule of the same name (a subclass) through its `agent_chance` hook: for an agent
 whose `world.auxiliary["in_darkness"]` is true (`light_fuel.py`), the chance chosen as the base
 rule chooses it (0.025 while it fights in rhythm, else its area level's, 0.05 to 0.15) becomes

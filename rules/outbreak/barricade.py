@@ -1,11 +1,11 @@
 """`barricade <area_name>`: block the path to a neighbour for good with three units of wood.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine.
 Checks in order: I am not fighting here (a fight recorded in this area with an NPC still on the
 map); a neighbour has that name; I have at least 3 units of wood among the entries, in order,
 logs in hands, logs in the inventory, planks in hands, planks in the inventory (the `wood`
 setting, in that order). AgentOdyssey walks a Python set of the two ids, so its log/plank order
-changes from process to process; logs first is the recommended fixed order.
+changes from process to process; logs first is our fixed order.
 
 Effect: 3 units taken walking those entries in order; the path is deleted both ways (it no longer
 exists for anyone, keys included); `{from, to, agent_id, step}` is appended to

@@ -1,6 +1,6 @@
 """`burn corpses`: burn the enemy corpses left in my area with a chemical and a rag.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine.
 Checks in order: a corpse is recorded for this area (`corpse_corruption.py`); one `obj_chemical`
 and one `obj_rag` are in my possession sources. No fight check.
 

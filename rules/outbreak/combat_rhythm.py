@@ -1,6 +1,6 @@
 """`combat_rhythm_step` (priority 2): the base rhythm combat, where a stunned NPC loses its move.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine. It
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine. It
 replaces the base rule of the same name (a subclass) through its `npc_moves` hook: after the
 usual drop checks and the empty-pattern skip, an NPC with stuns left (`world.auxiliary
 ["stunned_npcs"]`, from `shove`) spends one (the entry goes at 0), does nothing this round, and

@@ -1,7 +1,7 @@
 """What the `outbreak` pack's rules share: where their state lives, the possession sources, and
 taking units out of them.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"). AgentOdyssey keeps this game's
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack). AgentOdyssey keeps this game's
 state in its per-agent state table; here each piece is a key of `world.auxiliary` (plain JSON, so
 checkpoints and resume are exact), named as AgentOdyssey names it:
 

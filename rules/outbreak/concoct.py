@@ -1,6 +1,6 @@
 """`concoct <herb1_name> <herb2_name>`: mix two herbs into a remedy and drink it at once.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine.
 Checks in order: both names are known objects; both are herbs (green, red, blue: the `herbs`
 setting, by definition id); one unit of herb1, then one of herb2, can be reserved from the
 possession sources (hands, the equipped inventory, held containers; a pair of the same herb needs

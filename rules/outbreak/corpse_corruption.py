@@ -1,7 +1,7 @@
 """`corpse_corruption_step` (priority 8): enemy corpses left lying corrupt their area, which then
 raises mutated enemies.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine. State:
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine. State:
 `world.auxiliary["area_corpses"][area]` (NPC definition ids), `["area_corruption"][area]` and
 `["corruption_spawn_cooldown"][area]`. Per tick:
 

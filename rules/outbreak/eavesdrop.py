@@ -1,6 +1,6 @@
 """`eavesdrop <area_name>`: listen at the way to a neighbour for who is there, at a risk.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine.
 Checks in order: I am not fighting here (as `barricade`); a neighbour has that name (locked or
 not). Effect: a line naming the NPCs there (those I can see), or silence; event `eavesdrop
 {from_area, target_area, area_name, npcs_heard: [names]}`. Then, only if enemies stand there, one

@@ -1,7 +1,7 @@
 """`light_source_depletion_step` (priority 4): light sources burn fuel outside lit areas, and an
 agent without a burning one is in the dark.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine. State:
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine. State:
 `world.auxiliary["in_darkness"][agent]` (bool) and `["light_fuel"][agent][held id]` (fuel). Every
 agent gets an `in_darkness` entry (false) and a fuel table on first sight; then, per agent with HP
 above 0, in agent order:

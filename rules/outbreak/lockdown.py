@@ -1,7 +1,7 @@
 """`quarantine_lockdown_step` (priority 9): an area whose corpses lie too long is sealed off until
 a master keycard overrides it.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine. State:
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine. State:
 `world.auxiliary["quarantine_lockdown"][area] = {timer, active, locked_paths: [{from, to}],
 locked_containers: [ids]}`. Per tick:
 
@@ -65,7 +65,7 @@ class QuarantineLockdown(KeepsStates, BaseStepRule):
     state_shape = SHAPES[LOCKDOWN]
     states = (BARRICADED, SEALED)  # the barricade verb's record, declared here
     # seal_containers: AgentOdyssey records the containers and nothing reads it (False); True
-    # makes them refuse use until the override (docs/rule-packs.md "The outbreak pack").
+    # makes them refuse use until the override (docs/rule-packs.md#the-outbreak-pack).
     settings = {"threshold": 8, "keycard": KEYCARD, "seal_containers": False}
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

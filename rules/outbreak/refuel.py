@@ -1,6 +1,6 @@
 """`refuel <light_source_name>`: fill a light source in my hands with lantern fuel.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine.
 Checks in order: the name is known; its definition has a true `light_source` extra; that id is
 in my hands; an `obj_lantern_fuel` is in my possession sources. Effect: one fuel used up (the
 first possession source holding one); my fuel record for that id becomes `int(max_fuel)` (30

@@ -1,6 +1,6 @@
 """`shove <furniture_name> <npc_name>`: topple furniture onto an NPC I am fighting, stunning it.
 
-Rule pack `outbreak` (docs/rule-packs.md "The outbreak pack"); AgentOdyssey's quarantine.
+Rule pack `outbreak` (docs/rule-packs.md#the-outbreak-pack); AgentOdyssey's quarantine.
 Checks in order: the furniture's name is known; its definition's category is `furniture`; a unit
 of it lies on the ground here; the NPC's name is known and it stands here; I am fighting it.
 

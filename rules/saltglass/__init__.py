@@ -1,5 +1,5 @@
 """Rule pack `saltglass`: the verbs and background rules of AgentOdyssey's saltglass ("The Salt
-Oath"); docs/rule-packs.md "The saltglass pack".
+Oath"); docs/rule-packs.md#the-saltglass-pack.
 
 Verbs `listen` (listen.py) and `refract` (refract.py); step rules `salt_glaze_step` (glaze.py),
 `forge_alert_step` (forge_alert.py), `resonance_imprint_step` (resonance.py),

@@ -1,7 +1,7 @@
 """What the saltglass pack's rules share: the two classes of area, the glass-like test, the
 listen-glass test, and the tutorial rooms the background rules leave alone.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"). Area classes are read from an
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack). Area classes are read from an
 area's display name, trimmed and lower-cased (settings of the rules that use them): "open salt" is
 hall, yard, flats and basin, "observatory" library, orrery and spire.
 """

@@ -1,6 +1,6 @@
 """`forge_alert_step` (priority 5): at a work station, a reminder of what I could make.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass. It looks
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass. It looks
 for a station on the ground whose id is one of `station_ids` (published: `obj_bench`, `obj_kiln`,
 `bench`, `kiln`). saltglass's stations are `obj_workbench` and `obj_furnace`, so as published it
 never acts; a world opts in by naming its stations' ids. When it acts: for an agent standing by

@@ -1,6 +1,6 @@
 """`salt_glaze_step` (priority 4): under the open salt sky, glass in hand may glaze one item.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass.
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass.
 Per agent, in agent order, each agent's record
 `agent.progress["salt_glaze"] = {active, obj_id, stat, amount}`:
 
@@ -18,11 +18,11 @@ Clearing an active record adds `amount` back to that definition's stat, resets t
 the agent and emits `salt_glaze_cleared {reason, obj_id, stat, amount}`.
 
 Setting `on_definition` (true, as published) says where the glaze lands. True: as below. False
-(the cleaner design the spec recommends): no definition changes; the record also keeps `applied`
-and `deaths` (the agent's death count when it formed), and the glaze weakens its holder only:
-`amount` off the defense while the item is worn, or off the attack while it is in hand, settled
-each tick at this rule (`hold`); an agent that died since (an ambush, after this rule) loses the
-glaze with its gear, without a give-back (the respawn reset its stats). The draws, events and
+(the cleaner design; docs/rule-packs.md#the-saltglass-pack): no definition changes; the record also
+keeps `applied` and `deaths` (the agent's death count when it formed), and the glaze weakens its
+holder only: `amount` off the defense while the item is worn, or off the attack while it is in hand,
+settled each tick at this rule (`hold`); an agent that died since (an ambush, after this rule) loses
+the glaze with its gear, without a give-back (the respawn reset its stats). The draws, events and
 lines are the same in both.
 
 As published, the glaze edits the shared definition: every copy of that object (other agents',

@@ -1,6 +1,6 @@
 """`listen <target>`: listen to the saltglass for one hint about this area (no draw).
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass. Checks in
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass. Checks in
 order: the target, trimmed and lower-cased, is `saltglass`; I stand in an observatory or hold a
 listen-glass (`common.is_listen_glass`: glass-like, or a writable naming paper, lens or glass).
 

@@ -1,6 +1,6 @@
 """`salt_mirage_step` (priority 6): phantom objects shimmer on the open salt and fade.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass. State
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass. State
 `world.auxiliary["salt_mirage"]["active"][area] = {obj_id, fake_name, born_step, lifetime,
 on_ground}`.
 

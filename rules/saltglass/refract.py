@@ -1,6 +1,6 @@
 """`refract <glass_object_name>`: hold a glass object up to the light and see this area clearly.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass. Checks in
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass. Checks in
 order: the name is known; that object is in my hands; it is glass-like (`common.is_glass_like`:
 paper does not count); my salt glaze is not active (any glazed item, `glaze.py`). Nothing is used
 up and nothing drawn. Reveals, in order: every locked way out with its key's name (or a line with

@@ -1,10 +1,9 @@
 """`resonance_imprint_step` (priority 5): observatories remember the last listen or refract.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass. State
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass. State
 `world.auxiliary["resonance_imprint"] = {imprints: {area: {agent_id, echo, step}}, flags:
 {"<agent>|<area>": imprint step}}` (the published game keys the delivery flags by an (agent, area)
-tuple among the agent states, which a JSON save cannot hold; the string key is the spec's
-recommendation).
+tuple among the agent states, which a JSON save cannot hold; hence the string key).
 
 1. Every `saltglass_listened` or `refracted` event of this tick in an observatory stores that
    area's imprint (the newest wins) with a short echo: the object's name (nearby_object), the

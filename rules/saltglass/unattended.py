@@ -1,6 +1,6 @@
 """`collect_unattended_step` (priority 6): the salt swallows what is left unattended.
 
-Rule pack `saltglass` (docs/rule-packs.md "The saltglass pack"); AgentOdyssey's saltglass. State
+Rule pack `saltglass` (docs/rule-packs.md#the-saltglass-pack); AgentOdyssey's saltglass. State
 `world.auxiliary["collect_unattended"] = {idle_steps: {area: int}, thresholds: {area: int}}`. For
 each open-salt area in world order (tutorial rooms and areas with a merchant left alone): an agent
 there sets its idle count to 0; else it rises by 1, its threshold is drawn

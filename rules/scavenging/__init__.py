@@ -1,12 +1,12 @@
 """Rule pack `scavenging`: `eat`, `throw`, `disassemble` and `pickpocket`, the verbs AgentOdyssey's
-games remnant and mark add to the base game (docs/rule-packs.md "Bundled packs").
+games remnant and mark add to the base game (docs/rule-packs.md#bundled-packs).
 
 A world plays with it by naming it in `features.rule_packs`. One module per verb; `common.py`
 holds what they share: the salvage yield a shattered throw and a disassembly leave, and the extra
 numeric fields of object definitions (`hp_restore`, `attack_power`). Every random number comes
 from the game's seeded generator, drawn only in `apply`, in the order each verb's docstring gives.
 
-In the discrete catalogue (docs/rule-packs.md "The discrete catalogue"):
+In the discrete catalogue (docs/rule-packs.md#the-discrete-catalogue-catalogueshape):
 
 * `eat <object>`: one entry per object kind (`object`), unmasked while a unit of that kind that I
   may eat is in reach and I am hurt;

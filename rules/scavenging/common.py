@@ -1,6 +1,6 @@
 """What the scavenging pack's verbs share: salvage, extra numeric fields, and using a unit up.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"). Salvage is what an object broken up
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs). Salvage is what an object broken up
 leaves (a disassembly, a throw that shatters): for each ingredient of its recipe, in recipe
 order, with quantity q,
 

@@ -1,6 +1,6 @@
 """`disassemble <object>`: break one unit I hold or that lies here back into salvage.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remnant and mark.
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs); AgentOdyssey's remnant and mark.
 Checks in order: the name is known; the named object is not one I wear (`equipped`); a unit is in
 my hands, else on the ground here; its definition has a recipe. Stations, keys, weapons, armour,
 containers and writables all come apart if they have one; a container's contents go with it, as
@@ -10,7 +10,7 @@ also when nothing came back.
 
 Valid-action lists name each thing in my hands, then each on the ground, in the order they lie
 there, each once. (AgentOdyssey collects these names in a set, so its order differs from run to
-run; its spec recommends this order.) The listings read only my reach (`lists_from_reach`).
+run; we fix this order.) The listings read only my reach (`lists_from_reach`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`eat <object>`: eat (or apply) one edible unit within reach and get HP back.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remnant and mark.
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs); AgentOdyssey's remnant and mark.
 Edible: usage `consume`, category `food`, or a positive `hp_restore` (an extra field of the
 definition). Eating heals `hp_restore` HP (10 when the definition gives none), never above my
 maximum. Checks in order: the name is known, the object is edible, I am hurt (at full health I

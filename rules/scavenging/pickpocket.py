@@ -1,6 +1,6 @@
 """`pickpocket <npc>`: try to steal from an NPC here.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remnant and mark.
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs); AgentOdyssey's remnant and mark.
 The only check: the NPC is here. The chance starts at 0.4: +0.1 with empty hands, -0.2 with both
 hands full (2 units or more), -0.15 against a merchant; clamped to [0, 1]. One `random()` from the
 game's generator decides; below the chance the theft succeeds:
@@ -12,7 +12,7 @@ game's generator decides; below the chance the theft succeeds:
 
 What I steal goes to my hands if one was free before the theft (at most 1 unit held), else to the
 ground here. Coins that do not fit in my hands fall to the ground too: AgentOdyssey fills the hands
-past their two units there; its spec recommends this. Event `npc_pickpocketed {npc_id,
+past their two units there; we keep the two-hands limit. Event `npc_pickpocketed {npc_id,
 what_was_stolen: {obj_id, amount}, area_id}` (obj_id None and amount 0 when nothing was taken).
 Money is the world's currency (`obj_coin` in remnant and mark); in a world without one, coins are
 never taken and the NPC's items are tried instead.

@@ -1,6 +1,6 @@
 """`throw <object> <npc>`: throw one unit I hold at an NPC here.
 
-Rule pack `scavenging` (docs/rule-packs.md "Bundled packs"); AgentOdyssey's remnant and mark.
+Rule pack `scavenging` (docs/rule-packs.md#bundled-packs); AgentOdyssey's remnant and mark.
 Checks in order: the object's name is known and a unit of it is in my hands; it is not a container
 or a writable; the NPC is here. Anyone may be hit: guides, merchants and quest NPCs too.
 

@@ -1,5 +1,5 @@
 """Rule pack `shifting_paths`: `shifting_paths_step` (priority 6), paths that lock and open for a
-few ticks on their own (AgentOdyssey's remnant; docs/rule-packs.md "The shifting_paths pack").
+few ticks on their own (AgentOdyssey's remnant; docs/rule-packs.md#the-shiftingpaths-pack).
 
 Runs during the tutorial phase too. State: `world.auxiliary["shifting_paths"] = {"active": {"u|v"
 (the two area ids, sorted): {expires, prev_locked}}, "next_step"}` (first trigger: the first tick

@@ -1,5 +1,5 @@
 """Rule pack `war_machines`: the verbs and background rules of AgentOdyssey's robot_kingdom ("The
-Siege of Broken Gears"), docs/rule-packs.md "Bundled packs".
+Siege of Broken Gears"), docs/rule-packs.md#bundled-packs.
 
 Verbs: `salvage`, `rally`, `siphon`, `jam`, `overload`, `scavenge`, and `attack` with a rallied
 ally's bonus. Step rules: united presence, cannibalising war machines, tactical warnings,

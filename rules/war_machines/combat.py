@@ -2,8 +2,8 @@
 (the overload aura strikes back) and `death_and_respawn_step` (death clears rally and aura).
 
 Rule pack `war_machines`; subclasses of the base pack's classes (`bundled_pack`,
-`bundled_step_rule`) that override only their hooks (docs/rule-packs.md "Inside a pack: a
-private namespace"), so everything else stays base behaviour.
+`bundled_step_rule`) that override only their hooks
+(docs/rule-packs.md#inside-a-pack-a-private-namespace), so everything else stays base behaviour.
 
 `attack` (hook `extra_damage`): after the base damage (stamina, a defending NPC's tenth) and the
 streak's tiring, an ally in my record with rounds left (rally.py) is checked: it still counts when

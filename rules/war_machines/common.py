@@ -1,7 +1,7 @@
 """What the `war_machines` rules share: where their state lives, who counts as a guide or a
 friendly NPC, the coin sources, what lies "vulnerable" on a ground, and small helpers.
 
-Rule pack `war_machines` (docs/rule-packs.md "The war_machines pack"). Imported relatively.
+Rule pack `war_machines` (docs/rule-packs.md#the-warmachines-pack). Imported relatively.
 
 Per-agent state (declared by `death_and_respawn_step` of this pack, checked when a game loads):
 `agent.progress["war_machines"]`, a record with the optional keys

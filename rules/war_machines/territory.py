@@ -33,8 +33,8 @@ extra unit costs 2 HP: a line, `devil_forged_corruption {devil_forged_count, exc
 remaining_hp, area_id}`; at 0 HP or below HP is set to 0 and `agent_defeated_by_corruption
 {devil_forged_count, area_id}` follows. It runs after death handling (as published): an agent
 drained to 0 stays at 0 HP until the next tick's death rule (it may act in between). With setting
-`dies_at_once` the game's death rule handles such an agent at once (docs/rule-packs.md "The
-war_machines pack").
+`dies_at_once` the game's death rule handles such an agent at once
+(docs/rule-packs.md#the-warmachines-pack).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""What an agent in the dark observes and is offered (docs/world-format.md 9.1, docs/rule-packs.md
-"Listings in the dark"), on gloomwell (tests/data/worlds/gloomwell: the square and the forge are
-lit, the well, the adit and the gallery dark; only the torch gives light; the adit-gallery and
-square-forge paths are locked with `obj_key`).
+"""What an agent in the dark observes and is offered (docs/world-format.md#91-darkness,
+docs/rule-packs.md#listings-in-the-dark), on gloomwell (tests/data/worlds/gloomwell: the square
+and the forge are lit, the well, the adit and the gallery dark; only the torch gives light; the
+adit-gallery and square-forge paths are locked with `obj_key`).
 
 - Text: time, location, feedback, a fixed "too dark" line, the stats and the neighbours; no hands,
   equipment, ground or people. The same in `render()`.

@@ -245,7 +245,7 @@ class CountingGenerator:
 
 
 def test_an_injected_generator_grows_a_world_whose_flag_is_on(tmp_path) -> None:
-    """`expansion_generator=` is the spec's injectable generator: a world whose `online_expansion`
+    """`expansion_generator=` is the injectable generator: a world whose `online_expansion`
     is on grows with it (and the env keeps spare slots for it); without one, it does not."""
     import json
     from pathlib import Path

@@ -1,7 +1,7 @@
 """The action mask is exact: with the other agents sending "wait", every unmasked index is taken
 (`infos[agent]["action_ok"]` True) and every masked one is refused (False). For an agent in the
 dark (gloomwell, tests/data/worlds/gloomwell) the promise holds one way: unmasked indices are taken,
-masked ones may be too (acting blind; docs/rule-packs.md "Listings in the dark").
+masked ones may be too (acting blind; docs/rule-packs.md#listings-in-the-dark).
 
 States come from masked random walks of three agents on every bundled world, with the world's
 default tutorial setting (random agents work through much of the tutorial, which has them write

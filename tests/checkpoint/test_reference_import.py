@@ -1,4 +1,5 @@
-"""Importing a reference-engine checkpoint (spec observations-and-loop 11-12, world-synthesis 10).
+"""Importing a reference-engine checkpoint
+(docs/mechanics/checkpoints.md#continuing-a-reference-run).
 
 Records are written here by hand in the reference's format (what its `update_config`,
 `World.to_dict` and `Agent.to_dict` write), from the ids of the bundled default world; our own
@@ -54,7 +55,7 @@ def ref_area(world: World, area_id: str) -> dict[str, Any]:
 
 
 def ref_npc(npc: Any) -> dict[str, Any]:
-    """World-definition 4.2, the instance form (every key the reference writes)."""
+    """The instance form of an NPC (every key the reference writes)."""
     return {
         "type": "npc",
         "id": npc.id,
@@ -77,7 +78,8 @@ def ref_npc(npc: Any) -> dict[str, Any]:
 
 
 def ref_instance(world: World, inst_id: str, name: str, **own: Any) -> dict[str, Any]:
-    """The raw dataclass dict of a container or writable instance (world-synthesis 10)."""
+    """The raw dataclass dict of a container or writable instance
+    (docs/mechanics/world-synthesis.md#saving-a-world)."""
     obj = world.objects[inst_id.rsplit("_", 1)[0]]
     return {
         "type": "object",
@@ -133,7 +135,7 @@ def ref_world(world: World) -> dict[str, Any]:
 
 
 def ref_agent(agent_id: str, **stats: Any) -> dict[str, Any]:
-    """Spec 12 `Agent.to_dict`."""
+    """The reference's `Agent.to_dict`."""
     data = {
         "id": agent_id,
         "name": agent_id.title(),

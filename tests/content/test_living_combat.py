@@ -58,7 +58,7 @@ def odds(game: Game, bag: dict | None = None) -> tuple[dict[int, float], float]:
 
 # ---------------------------------------------------------------------------------- the odds
 def test_remnant_odds_per_level() -> None:
-    """0.05 at level 1 to 0.25 at the top level (5 here), the spec's arithmetic exactly."""
+    """0.05 at level 1 to 0.25 at the top level (5 here), the published arithmetic exactly."""
     chances, engaged = odds(stage())
     assert chances == {L: 0.05 + (L - 1) * (0.25 - 0.05) / (5 - 1) for L in range(1, 6)}
     assert chances == pytest.approx({1: 0.05, 2: 0.10, 3: 0.15, 4: 0.20, 5: 0.25})

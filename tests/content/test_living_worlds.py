@@ -1,8 +1,8 @@
 """The `living_world` and `shifting_paths` packs as whole games: the rule order of remnant and
-mark, the guide's tables and mark's settings object (docs/rule-packs.md "Bundled packs"), the
+mark, the guide's tables and mark's settings object (docs/rule-packs.md#bundled-packs), the
 audit of the test world (exact masks, replay, another process, resume), and AgentOdyssey's own
-remnant and mark worlds read from the user's copy, with their undefined ids patched as the
-spec's importing notes say (tests skip without a copy).
+remnant and mark worlds read from the user's copy, with their undefined ids patched as
+docs/agentodyssey-games.md#ids-that-nothing-defines says (tests skip without a copy).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ GUIDE = Path(__file__).resolve().parents[2] / "docs" / "rule-packs.md"
 MARK_SETTINGS = re.compile(r"<!-- mark-rule-settings -->\n```json\n(?P<json>.*?)```", re.S)
 RULES_TABLE = re.compile(r"<!-- living-world-rules -->\n(?P<table>.*?)<!-- /", re.S)
 ROW = re.compile(r"^\| (?P<priority>\d+) \| `(?P<name>\w+)` \|", re.M)
-# The order of step rules in a tick (AgentOdyssey's games, README section 5; our quest rules have
-# the base names).
+# The order of step rules in a tick (AgentOdyssey's games; our quest rules have the base names;
+# docs/mechanics/step-rules.md#order-of-the-step-rules).
 REMNANT_ORDER = [
     "agent_attack_update_step", "tutorial_room_step", "combat_rhythm_step", "main_quest_step",
     "side_quest_step", "day_cycle_step", "food_respawn_step", "forgotten_caches_step",

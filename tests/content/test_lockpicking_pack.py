@@ -1,12 +1,14 @@
 """The bundled rule pack `lockpicking` (rules/lockpicking/): `lockpick <area>`, the `remnant` game's
-verb (spec rule-packs 1), played here on cinderdeep, which names the pack in `features.rule_packs`.
+verb (docs/rule-packs.md#lockpicking), played here on cinderdeep, which names the pack in
+`features.rule_packs`.
 
-Lockpicks open no lock through `enter` (spec actions 5's recommendation); the pack's verb picks a
-locked path with a tool in hand: 0.2 with a lockpick, 0.1 with only a tension wrench, the tool used
-up either way, a failure noisy and hurting for 1 HP with probability 0.25. Each try's outcome is
-checked against a copy of the game's generator, so every number is exact. The rule's settings
-serve AgentOdyssey's remnant too (tools matched by definition id, other event payloads), played on
-the scrapyard test world.
+Lockpicks open no lock through `enter`
+(docs/mechanics/verbs.md#quirk-a-path-opens-with-its-own-key); the pack's verb picks a locked path
+with a tool in hand: 0.2 with a lockpick, 0.1 with only a tension wrench, the tool used up either
+way, a failure noisy and hurting for 1 HP with probability 0.25. Each try's outcome is checked
+against a copy of the game's generator, so every number is exact. The rule's settings serve
+AgentOdyssey's remnant too (tools matched by definition id, other event payloads), played on the
+scrapyard test world.
 """
 
 from __future__ import annotations

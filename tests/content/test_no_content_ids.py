@@ -1,9 +1,9 @@
-"""No code names a content id (STYLE section 3): content lives in data, verbs interpret tables.
+"""No code names a content id: content lives in data, verbs interpret tables.
 
 Every id of an object, NPC, place or area defined by a bundled world (its world.json and
 quests.json) or by the project's default quest data (worlds/defaults/*.json) is collected; no string
 literal in `agentodyssey_pz/` or `rules/` may be such an id or contain one as a whole word
-(docstrings, which are prose, are skipped). A short allow-list covers ids the spec itself fixes.
+(docstrings, which are prose, are skipped). A short allow-list covers ids the base rules know.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ CODE_FOLDERS = ("agentodyssey_pz", "rules")
 ENTITY_TYPES = ("object", "npc", "place", "area")
 WORD = re.compile(r"[A-Za-z0-9_]+")
 ALLOWED = {
-    # world-definition spec section 7: the base trading rules and valid-action enumeration
+    # The base trading rules and valid-action enumeration
     # hard-code the currency id (and synthesis requires exactly one `obj_coin` per world).
     "obj_coin",
-    # world-definition spec section 7 / actions.md section 5: the base `enter` rule opens locked
+    # docs/mechanics/verbs.md#enter: the base `enter` rule opens locked
     # paths with `obj_key` (ours as the fallback for paths locked without a named key).
     "obj_key",
 }

@@ -1,5 +1,5 @@
 """quarantine's darkness as agents see it, and the rest of what the `outbreak` pack adds to the
-observation side (docs/world-format.md 9.1, docs/rule-packs.md "The outbreak pack"), on
+observation side (docs/world-format.md#91-darkness, docs/rule-packs.md#the-outbreak-pack), on
 AgentOdyssey's quarantine (user's copy; the morgue is unlit on seed 0, the lobby lit):
 
 - who is in the dark is what `light_source_depletion_step` last decided (`in_darkness`), also for

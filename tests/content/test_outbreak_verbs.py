@@ -1,6 +1,6 @@
 """The verbs of the bundled pack `outbreak` (rules/outbreak/): barricade, concoct, shove,
 eavesdrop, burn corpses and refuel, on AgentOdyssey's quarantine world (user's copy), every check
-and number of docs/rule-packs.md "The outbreak pack"; the eavesdrop alert's rate statistically.
+and number of docs/rule-packs.md#the-outbreak-pack; the eavesdrop alert's rate statistically.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Exports of the dependency graph parse back to the graph they came from.
 
-Spec dependency-tracker 6. networkx reads the node-link JSON and the GraphML into graphs with the
-tracker's nodes, attributes and edges; DOT and Mermaid are parsed line by line (every node declared
-once, every edge line well formed and between declared nodes, ids escaped or sanitised); the SVG is
-well-formed XML with the spec's geometry; `export(folder)` writes every file exactly once.
+docs/mechanics/dependency-tracking.md#exports. networkx reads the node-link JSON and the GraphML
+into graphs with the tracker's nodes, attributes and edges; DOT and Mermaid are parsed line by line
+(every node declared once, every edge line well formed and between declared nodes, ids escaped or
+sanitised); the SVG is well-formed XML with the arc geometry; `export(folder)` writes every file
+exactly once.
 """
 
 from __future__ import annotations
@@ -328,7 +329,7 @@ def play_discrete(env: Any, ticks: int, seed: int = 0) -> None:
 
 
 def test_save_dep_graph_steps_writes_the_summary_every_n_ticks(tmp_path: Path) -> None:
-    """Spec 1: after every non-bootstrap tick whose number is a multiple of N, the JSON summary
+    """After every non-bootstrap tick whose number is a multiple of N, the JSON summary
     goes to `dep_graphs/dependency_graph_step_<tick>_dep.json` (2-space indent)."""
     import agentodyssey_pz
 

@@ -1,11 +1,12 @@
 """The dependency tracker: tokens, nodes and edges, and its hook into the engine.
 
-Spec dependency-tracker.md. A scripted craft chain on the tiny world gives exactly the expected
-edges; the token algebra follows section 5 (FIFO, last touch, strict shortfalls, read-only
-utilize); one node per rule application every tick; agents in the tutorial are not recorded, and a
-world without a tutorial records from the first tick. Over random play on every bundled world a
-strict tracker never runs short and its tokens match the items in the state after every tick,
-which also proves the base rules report every unit they move, make or use up.
+docs/mechanics/dependency-tracking.md. A scripted craft chain on the tiny world gives exactly the
+expected edges; the token algebra follows
+docs/mechanics/dependency-tracking.md#tokens-nodes-and-edges (FIFO, last touch, strict shortfalls,
+read-only utilize); one node per rule application every tick; agents in the tutorial are not
+recorded, and a world without a tutorial records from the first tick. Over random play on every
+bundled world a strict tracker never runs short and its tokens match the items in the state after
+every tick, which also proves the base rules report every unit they move, make or use up.
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def test_every_rule_application_is_a_node_every_tick() -> None:
     assert game.tick({"agent_0": "dance badly"}).invalid["agent_0"]  # the others: no command
     steps = Counter(game.tracker.graph.nodes[n]["step"] for n in game.tracker.nodes())
     n_steps = len(game.step_rules)
-    # The bootstrap tick (-1) is a step with everyone waiting (spec observations 4.1 step 8).
+    # The bootstrap tick (-1) is a step with everyone waiting
+    # (docs/mechanics/index.md#the-bootstrap-tick).
     assert steps == {-1: len(game.init_rules) + 3 + n_steps, 0: 3 + n_steps, 1: 3 + n_steps}
     assert game.tracker.graph.nodes["-1:0:agent_0:wait"]["hint"] == "agent_0: wait"
     names = [n for n in game.tracker.nodes() if n.startswith("1:")]

@@ -1,8 +1,10 @@
-"""The text observation: a golden trajectory on the tiny world, and the spec's layout and names.
+"""The text observation: a golden trajectory on the tiny world, and the reference's layout and
+names.
 
-Spec: observations-and-loop section 8. The golden file holds every agent's text for a bootstrap and
-five scripted ticks (two agents, seed 0); regenerate it after an intended wording change with
-`AGENTODYSSEY_UPDATE_GOLDEN=1 pytest tests/engine/test_observation_text.py` and review the diff.
+docs/mechanics/observations.md#the-observation-text. The golden file holds every agent's text for a
+bootstrap and five scripted ticks (two agents, seed 0); regenerate it after an intended wording
+change with `AGENTODYSSEY_UPDATE_GOLDEN=1 pytest tests/engine/test_observation_text.py` and review
+the diff.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def test_the_golden_file_covers_what_it_should() -> None:
 
 
 # ------------------------------------------------------------------------------ layout
-ELEMENTS = [  # spec 8.1, in order: (tag, pattern of the line)
+ELEMENTS = [  # in order: (tag, pattern of the line)
     ("time", r"Current Time: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d"),
     ("location", r"Current Location: .+, .+"),
     ("hands", r"I am holding: .+\."),

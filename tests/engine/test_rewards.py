@@ -1,8 +1,8 @@
 """Rewards through `Game.tick`: every component, the four totals, XP and levelling.
 
-Spec: rewards-and-progression sections 1-6. Each scenario plays real commands on the tiny world (a
+docs/mechanics/rewards.md. Each scenario plays real commands on the tiny world (a
 blank stage from `clear_world` where NPCs would get in the way) and compares the tick's whole
-`RewardBreakdown` - eight components and four totals, written out by hand - with the spec's numbers.
+`RewardBreakdown` - eight components and four totals, written out by hand - with the page's numbers.
 """
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def test_kills_and_unique_kills_by_kind_and_level(game: Game) -> None:
     )
     # The same kind at the same level again: a kill, not a unique kill.
     assert reward(kill(1)) == expect(kill=1, total=1, xp_total=5, rl_total=5, score_total=0)
-    # The same kind at another level is a new unique kill (spec 3.3).
+    # The same kind at another level is a new unique kill
+    # (docs/mechanics/rewards.md#quirk-distinct-kills-depend-on-the-level).
     assert reward(kill(2)) == expect(
         kill=1, unique_kill=1, total=2, xp_total=5, rl_total=10, score_total=1
     )
@@ -154,10 +155,11 @@ def test_a_completed_side_quest_pays_one_point_and_5_xp() -> None:
 
 
 def test_an_area_entered_is_paid_even_if_the_agent_dies_in_the_same_tick(game: Game) -> None:
-    """Our reading of the spec's recommendation (quirk 7.6: visits are recorded by the engine right
-    after the action phase) over its section 3.2 (the reference judges exploration on the area the
-    agent ends the tick in): an agent that entered rows and was killed before the tick ended did
-    visit rows, so it is paid now, once, and not again when it comes back."""
+    """Visits are recorded by the engine right after the action phase (the reference judges
+    exploration on the area the agent ends the tick in;
+    docs/mechanics/step-rules.md#quirk-step-rules-see-this-ticks-visits): an agent that entered rows
+    and was killed before the tick ended did visit rows, so it is paid now, once, and not again when
+    it comes back."""
     me = agent(game)
     me.hp = 0  # dies in this tick's step phase, after it has acted
     result = tick(game, "enter rows")
@@ -189,14 +191,16 @@ def test_reaching_100_xp_levels_up_with_hp_and_base_attack(game: Game) -> None:
         {"levels_gained": 1}
     ]
     assert "progress.level_up" in result.feedback_keys("agent_0")
-    # Fixed quirk (7.7): the bonus is in `attack` at once, not after the next tick's update.
+    # Fixed quirk ("a level-up raises attack at once"): the bonus is in `attack` at once, not after
+    # the next tick's update.
     assert me.attack == 15
     tick(game)
     assert me.attack == 15
 
 
 def test_the_level_up_bonus_is_in_the_very_next_attack(game: Game) -> None:
-    """Reference quirk 7.7: the first attack after a level-up still did the old damage."""
+    """Quirk "a level-up raises attack at once": the reference's first attack after a level-up
+    still did the old damage (docs/mechanics/rewards.md#quirk-a-level-up-raises-attack-at-once)."""
     me = agent(game)
     give(game, "agent_0", "obj_pear")  # an item in hand, worth no attack
     me.xp = 95
@@ -247,7 +251,8 @@ def test_gain_experience_follows_the_spec_loop() -> None:
 
 
 # ------------------------------------------------------------------------------ the worked example
-WORKED_EXAMPLE = [  # spec section 6: (breakdown components, xp_total, xp after, level after)
+# docs/mechanics/rewards.md#worked-example: (breakdown components, xp_total, xp after, level after)
+WORKED_EXAMPLE = [
     ({"exploration": 1, "quest": 1}, 25, 25, 1),
     ({"quest": 1}, 20, 45, 1),
     ({"exploration": 1, "quest": 1}, 25, 70, 1),
@@ -292,7 +297,8 @@ def test_the_dict_form_agrees_with_the_totals_for_any_breakdown() -> None:
 
 
 def play_worked_example(**config: Any) -> tuple[Any, list[dict[str, int]]]:
-    """The spec's six ticks through the engine: the tiny world's default main quest, chapter 1."""
+    """The worked example's six ticks through the engine: the tiny world's default main quest,
+    chapter 1."""
     game = make_game(main_quest=True, **config)
     world, me = game.world, agent(game)
     for npc_id in ("npc_wasp_0", "npc_wasp_1"):  # no ambushes
@@ -312,7 +318,7 @@ def play_worked_example(**config: Any) -> tuple[Any, list[dict[str, int]]]:
     rewards.append(reward(tick(game, f"attack {boss.name}")))
     move_to(game, "agent_0", ROWS)  # another new area
     rewards.append(reward(tick(game)))
-    # Scores accumulate the eight fields of every tick (spec section 5).
+    # Scores accumulate the eight fields of every tick (docs/mechanics/rewards.md#scores).
     assert game.scores["agent_0"].components() == {
         c: sum(r[c] for r in rewards) for c in COMPONENTS
     }
@@ -364,7 +370,8 @@ def test_the_bootstrap_tick_pays_nothing_and_custom_functions_are_used() -> None
 
 def test_an_agent_standing_in_a_tutorial_room_earns_nothing() -> None:
     """A craft and a quest stage happen for an agent in its tutorial room: both would pay
-    elsewhere; the whole breakdown is zero there, and no XP (one exclusion rule, spec 3.4 quirk)."""
+    elsewhere; the whole breakdown is zero there, and no XP (one exclusion rule;
+    docs/mechanics/rewards.md#quirk-the-tutorial-room-pays-nothing-at-all)."""
     # Glasswick's tutorial roles with the project's default main quest (whose variables we read).
     pack = WorldPack(bundled_definition("glasswick"), name="glasswick-default-quest")
     game = Game(pack, 1, GameConfig(tutorial=True, main_quest=True))

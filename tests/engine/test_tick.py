@@ -1,7 +1,8 @@
 """The tick: clock, bootstrap, who sees whom, agent order, invalid input, unknown agents,
 termination and the resolved step-rule order.
 
-Spec: observations-and-loop sections 4-5, rule-framework sections 2, 7 and 8.
+docs/mechanics/index.md#how-a-tick-flows, docs/mechanics/step-rules.md#order-of-the-step-rules and
+docs/mechanics/verbs.md#parsing-commands.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Valid-action lists: every listed command is accepted by the engine; lists keep the spec's order.
+"""Valid-action lists: every listed command is accepted by the engine; lists keep the reference's
+order.
 
-Spec: observations-and-loop section 10 (with its recommended fixes: reachable containers only, no
+docs/mechanics/observations.md#valid-actions (with our fixes: reachable containers only, no
 duplicates, `defend` and `talk to` listed). Random walks of listed commands on every bundled world
 (with its tutorial, and without; outside the tutorial each agent starts with a purse of coins)
 reach a few hundred states; in each, every command listed for one
@@ -29,7 +30,7 @@ WALK_TICKS = 120
 CHECK_EVERY = 3  # ticks between checked states: 40 states per walk
 PER_VERB, EDGE = 5, 2  # commands played per verb and state (see `sample`)
 PURSE_COINS = 15
-# Spec 10: keys in order of first insertion. `talk to` and `defend` are the spec's recommended
+# Keys in order of first insertion. `talk to` and `defend` are our
 # additions (placed next to `attack` and before `wait`); other packs' verbs come after these.
 SPEC_ORDER = (
     "enter", "pick up", "drop", "attack", "talk to", "store", "take out", "discard", "equip",
@@ -135,7 +136,7 @@ def test_a_copy_plays_exactly_like_the_original() -> None:
 
 
 def test_listing_order_follows_the_spec_grouping() -> None:
-    """Two hand-made states that together list every base verb group, in the spec's order."""
+    """Two hand-made states that together list every base verb group, in the reference's order."""
     game = make_game(agents=2)
     clear_world(game)
     world, me = game.world, game.agents["agent_0"]

@@ -63,7 +63,7 @@ def test_a_number_runs_that_valid_action() -> None:
 
 def test_play_ends_with_the_episode_and_at_the_end_of_the_input() -> None:
     final, out = run_play("wait\nwait\nwait\n", steps=2)
-    assert out.count("I waited.") == 3  # the bootstrap tick's wait (spec 4.1), then two played
+    assert out.count("I waited.") == 3  # the bootstrap tick's wait, then two played
     assert "The episode is over: the time is up." in out
     assert final["score_total"] == 0 and set(final) >= {"exploration", "death", "xp_total"}
     _, out = run_play("")  # nothing to read: the intro, then the score

@@ -344,7 +344,7 @@ def test_robot_kingdom_goal_graph_chapters(published) -> None:
     quest = section(published, "robot_kingdom")
     assert [len(c["stages"]) for c in quest["chapters"]] == [7, 9, 13, 11]
     st = stages(quest)
-    # 40 stages (robot_kingdom.md 6.5's table; its summary's "38" miscounts), 16 of them parents
+    # 40 stages (the published stage table; its summary's "38" miscounts), 16 of them parents
     # without a condition of their own.
     assert len(st) == 40
     assert sum(1 for s in st.values() if not s.get("done_all") and not s.get("done_any")) == 16
@@ -524,7 +524,7 @@ def test_metropolis_setup_plays_out(published) -> None:
         npc = world.npcs[values[f"{var}_npc"]]
         assert npc.area_id == values[f"{var}_area"]
         level = world.areas[npc.area_id].level
-        # Prototype stats at the area's level (spec metropolis 7.2: a level-2 bailiff 80 HP).
+        # Prototype stats at the area's level (a level-2 bailiff 80 HP).
         base, slope = STATS[world.npc_protos[npc.def_id].id]
         assert npc.max_hp == base + slope * (level - 1)
     bailiff = world.npcs[values["ch2_bailiff_npc"]]
@@ -626,7 +626,7 @@ def test_quarantine_setup_picks_five_areas_and_places_seven_npcs(published) -> N
 
 
 def test_quarantine_in_a_game(published) -> None:
-    """Seed 0 as the spec gives it: the reactor is the lab chamber, the ward zombie with the
+    """Seed 0 as AgentOdyssey makes it: the reactor is the lab chamber, the ward zombie with the
     keycard has 65 HP / 25 attack at level 2, the tyrant 310 / 75 at level 4; quest enemies go on
     with the world's numbering of their display name; the morgues are one area."""
     game = Game("agentodyssey:quarantine", 2, GameConfig(tutorial=False))

@@ -1,5 +1,5 @@
 """AgentOdyssey's tutorials, translated and played (world/published/tutorial.py,
-docs/world-format.md 11.3).
+docs/world-format.md#113-tutorial).
 
 Each game's tutorial data is read from the user's copy of AgentOdyssey (the `published` fixture:
 skipped without one), translated against the game's own world, checked by our loader, and played

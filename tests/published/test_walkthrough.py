@@ -320,7 +320,7 @@ def test_metropolis_a_foe_killed_by_one_agent_counts_for_the_other(
 # robot_kingdom's quest (4 goal-graph chapters, 40 stages) with two solvers, its `war_machines`
 # pack active with the published defaults, tutorial off (as published), seed 17. One setting
 # differs: intimidation spares the quest's friendly NPCs (`intimidation_step` `guides`,
-# docs/agentodyssey-games.md "robot_kingdom's main quest"): as published the forgemaster, Vessa,
+# docs/agentodyssey-games.md#robotkingdoms-main-quest): as published the forgemaster, Vessa,
 # Lyra, Kael and the marshal fall to it within about 15 to 100 ticks on most seeds, and their
 # stages can then never be done. None of the pack's sane switches is on: the run needs none.
 #

@@ -1,8 +1,8 @@
 """`attack <npc>`: damage, stamina and streak, kills (tracking, loot, map), combat start, failures.
 
-Spec: actions.md section 6 (and 0.4, 0.5, 18.2, 18.3). Numbers are the spec's formula evaluated by
-hand: damage = int(attack * stamina), x0.1 (truncated) when the NPC defends this round; stamina
-max(0.2, s - 0.2) from the second attack of a streak on.
+docs/mechanics/verbs.md#attack and docs/mechanics/combat.md#attack-damage. Numbers are the page's
+formula evaluated by hand: damage = int(attack * stamina), x0.1 (truncated) when the NPC defends
+this round; stamina max(0.2, s - 0.2) from the second attack of a streak on.
 """
 
 from __future__ import annotations
@@ -161,8 +161,8 @@ def test_streak_reset_only_by_wait_and_defend(
 
 
 def test_quirk_18_3_non_fighting_target_still_tires(game: Game) -> None:
-    """Quirk 18.3 (kept, as recommended): hitting a target that never enters combat still counts
-    in the streak and drains stamina; no combat starts."""
+    """Quirk "attacks on a target that never fights back still tire" (kept): hitting a target that
+    never enters combat still counts in the streak and drains stamina; no combat starts."""
     merchant = spawn_npc(game, "npc_cider_seller", HERE, hp=5000)
     for _ in range(3):
         res = act(game, "agent_0", "attack cider_seller")
@@ -253,7 +253,8 @@ def test_repeat_kills_count_but_unique_once(game: Game) -> None:
 
 
 def test_kill_not_recorded_before_tutorial_passed(game: Game) -> None:
-    """Spec 0.4, per agent: everything happens but the kill tracking."""
+    """Tracking held back per agent (docs/mechanics/rewards.md#quirk-tracking-held-back-per-agent):
+    everything happens but the kill tracking."""
     npc = wasp(game, hp=5, inventory={"obj_pear": 1})
     agent(game).tutorial_passed = False
     res = act(game, "agent_0", f"attack {npc.name}")
@@ -310,8 +311,8 @@ def test_quest_enemy_is_attackable(game: Game) -> None:
 
 
 def test_quirk_18_2_help_text_says_ten_percent() -> None:
-    """Quirk 18.2: the reference's help text says a defending NPC takes 25%; its code (and ours)
-    applies 10%, and so does our help text."""
+    """Quirk "the help text says a tenth": the reference's help text says a defending NPC takes 25%;
+    its code (and ours) applies 10%, and so does our help text."""
     g = make_game()
     description = g.engine.rules["attack"].description
     assert "10%" in description and "25%" not in description

@@ -1,4 +1,4 @@
-"""`buy <amount> <object> <merchant>` (spec actions.md section 16).
+"""`buy <amount> <object> <merchant>` (docs/mechanics/verbs.md#buy).
 
 The stage is the tiny world's gate with everything cleared away, the merchant `cider_seller` placed
 there with a chosen purse and stock. Prices are the definitions' values: cider 3, label 2 (a
@@ -176,7 +176,7 @@ def test_purchases_accumulate_in_traded() -> None:
 
 
 def test_not_recorded_as_trade_before_the_tutorial_is_passed() -> None:
-    """Spec 0.4, per agent: the purchase happens, only the trade tracking is held back."""
+    """Tracking held back per agent: the purchase happens, only the trade tracking is held back."""
     game = stage()
     agent(game).tutorial_passed = False
     equip_inventory(game, {"obj_coin": 30})
@@ -211,7 +211,7 @@ def test_coins_on_the_ground_or_in_a_crate_on_the_ground_do_not_pay() -> None:
     ("value", "amount", "cost"), [(1, 1, 1), (1, 4, 4), (3, 3, 9), (7, 2, 14), (12, 4, 48)]
 )
 def test_cost_is_price_times_amount(value: int, amount: int, cost: int) -> None:
-    """Spec 16.6-9: price = int(value), cost = price x amount, paid to the merchant's purse."""
+    """Price = int(value), cost = price x amount, paid to the merchant's purse."""
     game = stage(coins=5, stock={"obj_pear": 4})
     set_value(game, "obj_pear", value)
     equip_inventory(game, {"obj_coin": 50})
@@ -312,8 +312,9 @@ def test_valid_params_lists_each_stocked_item_up_to_stock_and_money() -> None:
 
 
 def test_valid_params_is_not_off_by_one() -> None:
-    """Reference defect (observations-and-loop 10): the reference lists 1..coins//value - 1, so an
-    item affordable exactly once is never offered. We list 1..min(stock, coins // price)."""
+    """Reference defect (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): the reference
+    lists 1..coins//value - 1, so an item affordable exactly once is never offered. We list
+    1..min(stock, coins // price)."""
     game = stage(stock={"obj_cider": 4})
     equip_inventory(game, {"obj_coin": 3})
     assert valid_params(game, "buy") == [("1", "cider", "cider_seller")]
@@ -405,8 +406,8 @@ def random_stage(game: Any, seed: int) -> Any:
 
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds; any other tuple fails and changes nothing - except an amount
-    above the stock, which the spec clamps (16.8): it must then succeed as the listed tuple with the
-    clamped amount, or an instance name, which buys its definition (16.4)."""
+    above the stock, which `buy` clamps: it must then succeed as the listed tuple with the
+    clamped amount, or an instance name, which buys its definition."""
     game = make_game()
     checked, _ = check_valid_params_sampled(
         "buy",
@@ -422,7 +423,7 @@ def test_valid_params_agree_exactly_with_apply() -> None:
 
 
 def test_an_instance_name_buys_its_definition() -> None:
-    """Spec actions.md 16.4: the bought item is the definition of the resolved id."""
+    """The bought item is the definition of the resolved id."""
     game = blank_game()
     spawn_npc(game, "npc_cider_seller", "area_gate")
     give(game, "agent_0", "obj_coin", 2)

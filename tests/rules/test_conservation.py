@@ -4,8 +4,8 @@ For three agents on each bundled world, a seeded generator mixes commands offere
 `valid_params` with random garbage, and runs each through the action rules alone (no step rules, so
 nothing but the verb changes the world). After every action the units of every definition, summed
 over every place (grounds, hands, equipped items, containers lying or carried anywhere, NPC
-inventories), with NPC purses added to the currency, must be unchanged - except exactly where the
-spec says otherwise:
+inventories), with NPC purses added to the currency, must be unchanged - except exactly where
+docs/mechanics/verbs.md says otherwise:
 
 * `sell` destroys the sold units (the merchant pays coins out of its own purse: coins conserved);
 * `craft` creates `amount` products and consumes at most ceil(quantity x amount) of each ingredient;
@@ -89,7 +89,8 @@ def consumed(game: Any, res: RuleResult) -> Counter[str]:
 
 
 def expected_change(game: Any, verb: str, res: RuleResult, delta: Counter[str]) -> Counter[str]:
-    """The change the spec allows for this action (checking bounds where it only bounds it)."""
+    """The change docs/mechanics/verbs.md allows for this action (checking bounds where it only
+    bounds it)."""
     world = game.world
     allowed: Counter[str] = Counter()
     for event in res.events:

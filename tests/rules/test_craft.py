@@ -1,8 +1,8 @@
-"""`craft <amount> <object>` (spec actions.md section 14), in both fractional-crafting modes.
+"""`craft <amount> <object>` (docs/mechanics/verbs.md#craft), in both fractional-crafting modes.
 
 Tiny-world recipes: cider = 0.5 pear at a press; key = 2 cider at a press; crate (a container) =
 3 cider at a press; pruner = 1 cider + 2 pear at a press; label (a writable) = 1 pear; apron = 4
-pear; press (a station) = 6 pear. Coin and quill have no recipe. The spec's "bar" examples use the
+pear; press (a station) = 6 pear. Coin and quill have no recipe. The page's "bar" examples use the
 pear and the cider recipe (0.5 per unit). agent_0 stands at the gate, every ground cleared.
 """
 
@@ -104,7 +104,7 @@ def test_sources_in_order_hands_inventory_held_containers_with_tracking() -> Non
 
 
 def test_crafts_accumulate_and_are_not_recorded_before_the_tutorial_is_passed() -> None:
-    """Spec 0.4, per agent: the craft happens, only `crafted` tracking is held back."""
+    """Tracking held back per agent: the craft happens, only `crafted` tracking is held back."""
     game = stage()
     equip_inventory(game, {"obj_pear": 9})
     act(game, "agent_0", "craft 2 cider")
@@ -119,8 +119,9 @@ def test_crafts_accumulate_and_are_not_recorded_before_the_tutorial_is_passed() 
 
 
 def test_a_writable_product_is_made_from_plain_ingredients() -> None:
-    """Quirk 5 (spec 14, bug): the reference counted only instance entries for writable products,
-    so a label (1 pear) could never be crafted. Each unit is a new blank instance on the ground."""
+    """Quirk "writable products can be crafted": the reference counted only instance entries for
+    writable products, so a label (1 pear) could never be crafted. Each unit is a new blank instance
+    on the ground."""
     game = stage(press=False)
     give(game, "agent_0", "obj_pear", 2)
     n = game.world.writable_count["obj_label"]
@@ -145,7 +146,8 @@ def test_a_container_product_is_a_new_empty_instance() -> None:
 
 
 def test_instance_ingredients_count_by_definition_and_are_consumed_one_by_one() -> None:
-    """Quirk 5 fix, other half: instances count under their definition, whatever the product."""
+    """Quirk "writable products can be crafted", other half: instances count under their definition,
+    whatever the product."""
     game = stage(press=False)
     add_recipe(game, "obj_booklet", "booklet", {"obj_label": 2, "obj_pear": 1})
     give(game, "agent_0", "obj_label")
@@ -161,8 +163,9 @@ def test_instance_ingredients_count_by_definition_and_are_consumed_one_by_one() 
 
 
 # ----------------------------------------------------------------------------- fractional recipes
-# The spec's examples (14.9), cider = 0.5 pear: (pears in hand, pears in the inventory, crafts) ->
-# pears left in hand and inventory, and the credit left, per mode.
+# The examples of docs/mechanics/verbs.md#quirk-fractional-ingredients-lose-their-remainder, cider =
+# 0.5 pear: (pears in hand, pears in the inventory, crafts) -> pears left in hand and inventory, and
+# the credit left, per mode.
 SPEC_EXAMPLES = [
     # hand, inv, amount, exact: (hand, inv, credit), reference: (hand, inv)
     (0, 1, 1, (0, 0, 0.5), (0, 0)),
@@ -360,7 +363,8 @@ def test_credit_alone_can_pay_in_exact_mode_only() -> None:
 
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_lists_craftables_up_to_possible() -> None:
-    """Reference defects (observations-and-loop 10): stations and held containers were ignored."""
+    """Reference defects (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): stations and
+    held containers were ignored."""
     game = stage()
     give(game, "agent_0", "obj_cider", 1)
     hold_crate(game, {"obj_pear": 3})  # held containers are ingredient sources
@@ -438,7 +442,7 @@ def candidates(game: Any, rng: random.Random, k: int) -> list[tuple[str, ...]]:
 @pytest.mark.parametrize("mode", MODES)
 def test_valid_params_agree_exactly_with_apply(mode: str) -> None:
     """Every listed tuple succeeds with exactly its amount; any other fails, except an amount above
-    what is possible, which the spec clamps (14.8): it must then craft a listed amount - or an
+    what is possible, which `craft` clamps: it must then craft a listed amount - or an
     instance name, which crafts its definition."""
     game = make_game(fractional_crafting=mode)
     checked, listed_total = check_valid_params_sampled(
@@ -478,7 +482,7 @@ def test_definitions_are_not_changed_by_crafting() -> None:
 
 
 def test_an_instance_name_crafts_its_definition() -> None:
-    """Spec actions.md 14.2: the product is the definition of the resolved id."""
+    """The product is the definition of the resolved id."""
     game = stage("exact")
     equip_inventory(game, {"obj_pear": 2})
     label = give(game, "agent_0", "obj_label")[0]

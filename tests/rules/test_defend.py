@@ -1,6 +1,6 @@
 """`defend`: guard up for this tick, streak ended; in combat half the missing stamina comes back.
 
-Spec: actions.md section 2 (stamina = min(1.0, s + (1.0 - s) * 0.5), shown as int(s * 100)%).
+docs/mechanics/verbs.md#defend (stamina = min(1.0, s + (1.0 - s) * 0.5), shown as int(s * 100)%).
 """
 
 from __future__ import annotations
@@ -69,5 +69,5 @@ def test_defend_out_of_combat_keeps_stamina(game: Game) -> None:
 
 
 def test_valid_params_lists_the_bare_command(game: Game) -> None:
-    """`defend` always succeeds; spec obs 10 recommends listing it."""
+    """`defend` always succeeds; it is always listed (docs/mechanics/verbs.md#defend)."""
     assert valid_params(game, "defend") == [()]

@@ -1,4 +1,4 @@
-"""`discard <amount> <object> <container>` (spec actions.md section 8).
+"""`discard <amount> <object> <container>` (docs/mechanics/verbs.md#discard).
 
 The stage is the tiny world with every ground cleared; agent_0 stands at the gate. Containers are
 crate instances (capacity 15) called `inventory` when equipped as such, or by instance name.
@@ -131,7 +131,7 @@ FAILURES = [
     (_nothing, "discard 1.0 pear inventory", "discard.bad_amount"),
     (_nothing, "discard \u0662 pear inventory", "discard.bad_amount"),
     (_nothing, "discard '' pear inventory", "discard.bad_amount"),
-    (_nothing, "discard x unicorn nowhere", "discard.bad_amount"),  # amount first (spec 8.1)
+    (_nothing, "discard x unicorn nowhere", "discard.bad_amount"),  # amount first
     (_nothing, "discard 1 unicorn inventory", "discard.unknown_object"),
     (_nothing, "discard 1 unicorn nowhere", "discard.unknown_object"),  # object before container
     (detach_inventory, "discard 1 pear inventory", "discard.no_inventory"),
@@ -167,8 +167,8 @@ def test_the_base_stage_itself_allows_discarding() -> None:
 
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_lists_every_entry_of_containers_in_reach() -> None:
-    """Reference defects (observations-and-loop 10): containers anywhere in the world were listed,
-    and instances inside containers never were."""
+    """Reference defects (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): containers
+    anywhere in the world were listed, and instances inside containers never were."""
     game = blank_game()
     inv = equip_inventory(game, {"obj_pear": 2})
     [label] = fill(game, inv, {"obj_label": 1})
@@ -202,7 +202,7 @@ def test_valid_params_is_empty_without_containers_in_reach() -> None:
 # ----------------------------------------------------------------------------- exactness property
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds with exactly its amount; any other fails, except an amount above
-    the count, which the spec clamps (8.3): it must then discard a listed amount."""
+    the count, which `discard` clamps: it must then discard a listed amount."""
     game = make_game()
     checked, listed_total = check_valid_params_sampled(
         "discard",

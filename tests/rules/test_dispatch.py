@@ -1,9 +1,10 @@
 """`ActionRuleEngine`: invalid input of every kind is flagged, changes nothing and runs no verb.
 
-Spec rule-framework 8.2-8.4. The three invalid paths (unparsable text, unknown verb, wrong number of
-parameters) behave alike here: the invalid flag, feedback naming the known verbs (or the expected
-form), no state change. Reference quirk 8.3 (the reference runs `wait` after a parse failure only)
-is fixed: nothing runs, so an agent in combat keeps its stamina and attack streak.
+docs/mechanics/verbs.md#parsing-commands. The three invalid paths (unparsable text, unknown verb,
+wrong number of parameters) behave alike here: the invalid flag, feedback naming the known verbs (or
+the expected form), no state change. Quirk "parse failures run no wait" (the reference runs `wait`
+after a parse failure only) is fixed: nothing runs, so an agent in combat keeps its stamina and
+attack streak.
 """
 
 from __future__ import annotations
@@ -84,8 +85,9 @@ def fighting(game: Any) -> Any:
 
 @pytest.mark.parametrize("command", ["dance", "", None, 'wait "', Command("dance", ()), "wait 3"])
 def test_invalid_input_does_not_run_wait(command: Any) -> None:
-    """Reference quirk 8.3: a parse failure runs the real `wait` there (stamina refilled, streak
-    reset). Ours does nothing for every invalid input: the agent keeps its stamina and streak."""
+    """Quirk "parse failures run no wait": in the reference a parse failure runs the real `wait`
+    there (stamina refilled, streak reset). Ours does nothing for every invalid input: the agent
+    keeps its stamina and streak."""
     game = make_game()
     body = fighting(game)
     res = act(game, "agent_0", command)
@@ -147,7 +149,7 @@ class _Bellow(_Shout):
 
 
 def test_a_later_rule_with_the_same_verb_string_replaces_the_earlier(caplog: Any) -> None:
-    """Spec rule-framework 8.3: the engine is indexed by verb string, so a pack rule reusing a
+    """The reference's engine is indexed by verb string, so a pack rule reusing a
     base verb's phrase under another id replaces it (with a warning), and the phrase is listed
     once."""
     game = make_game()
@@ -174,7 +176,7 @@ def test_a_later_rule_with_the_same_id_replaces_the_earlier() -> None:
 
 
 def test_feedback_for_an_id_without_an_entry_creates_one() -> None:
-    """Spec rule-framework 5: adding feedback creates the agent's entry if it is missing (a pack
+    """Adding feedback creates the agent's entry if it is missing (a pack
     rule may address the world or an id the tick did not start with)."""
     res = RuleResult(["agent_0"])
     res.say("agent_9", "note.seen", "Someone saw this.")

@@ -1,6 +1,7 @@
 """`drop <object>`: one unit from the hands onto the ground.
 
-Spec: actions.md section 4; valid actions per observations-and-loop section 10 (one per held id).
+docs/mechanics/verbs.md#drop; valid actions per docs/mechanics/verbs.md#valid-actions-per-verb (one
+per held id).
 """
 
 from __future__ import annotations

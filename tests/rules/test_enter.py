@@ -1,8 +1,9 @@
 """`enter <area>`: move to a neighbouring area; locks, keys and the combat lock.
 
-Spec: actions.md section 5 with the recommended fix of quirk 18.1: a locked path opens with its own
-key (`key` of the path), paths locked without a key fall back to `obj_key`; the key is used up, and
-the path stays open in both directions. Nothing else opens a lock: lockpicks are a pack feature.
+docs/mechanics/verbs.md#enter with docs/mechanics/verbs.md#quirk-a-path-opens-with-its-own-key: a
+locked path opens with its own key (`key` of the path), paths locked without a key fall back to
+`obj_key`; the key is used up, and the path stays open in both directions. Nothing else opens a
+lock: lockpicks are a pack feature.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ def test_own_key_opens_both_directions_and_is_used_up(game: Game) -> None:
 
 
 def test_quirk_18_1_path_key_is_honoured(game: Game) -> None:
-    """Quirk 18.1: the reference opens every lock with `obj_key` and ignores the path's key. A path
-    locked with the quill refuses `obj_key` and opens with the quill."""
+    """Quirk "a path opens with its own key": the reference opens every lock with `obj_key` and
+    ignores the path's key. A path locked with the quill refuses `obj_key` and opens with the
+    quill."""
     game.world.connect(GATE, VATS, locked=True, key="obj_quill")
     give(game, "agent_0", "obj_key")
     before = state_of(game)
@@ -101,7 +103,7 @@ def test_path_locked_without_key_falls_back_to_obj_key(game: Game) -> None:
 
 @pytest.mark.parametrize("key", [None, "obj_key", "obj_quill"])
 def test_a_lockpick_opens_no_lock_in_the_base_game(game: Game, key: str | None) -> None:
-    """Spec 5, the quirk's recommendation: no object but the key opens a lock here; lockpicks are
+    """The same quirk: no object but the key opens a lock here; lockpicks are
     a pack feature (cinderdeep's `lockpick` verb)."""
     add_lockpick(game)
     game.world.connect(GATE, VATS, locked=True, key=key)

@@ -1,7 +1,8 @@
 """`equip <object>`: a held container becomes the inventory, held armour adds its defense.
 
-Spec: actions.md section 12 (quirk 18.8: weapons are not equippable, and no action list offers
-them); tracking kinds per dependency-tracker 2.1 (armour uses `equip`).
+docs/mechanics/verbs.md#equip (docs/mechanics/verbs.md#quirk-weapons-are-not-offered-for-equip:
+weapons are not equippable, and no action list offers them); tracking kinds per
+docs/mechanics/dependency-tracking.md#tracking-events (armour uses `equip`).
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ FAILURES = [
     ("already worn, not in hand", _worn_not_held, "equip.not_held"),
     ("second inventory", _second_crate, "equip.has_inventory"),
     ("second armour", _second_apron, "equip.has_armor"),
-    ("weapon (quirk 18.8)", _held("obj_pruner"), "equip.not_equippable"),
+    ("weapon (not equippable)", _held("obj_pruner"), "equip.not_equippable"),
     ("writable", _held("obj_label"), "equip.not_equippable"),
     ("tool", _held("obj_quill"), "equip.not_equippable"),
     ("material", _held("obj_pear"), "equip.not_equippable"),
@@ -140,8 +141,8 @@ def test_failures_leave_state_untouched(game: Game, case: str, setup: Any, key: 
 
 # ------------------------------------------------------------------ valid_params
 def test_quirk_18_8_weapons_never_listed(game: Game) -> None:
-    """Quirk 18.8: the reference lists held weapons as equippable though `equip` refuses them;
-    we list held armour and held container instances only."""
+    """Quirk "weapons are not offered for equip": the reference lists held weapons as equippable
+    though `equip` refuses them; we list held armour and held container instances only."""
     cid = give(game, "agent_0", "obj_crate")[0]
     give(game, "agent_0", "obj_pruner")
     assert valid_params(game, "equip") == [(game.world.name_of(cid),)]

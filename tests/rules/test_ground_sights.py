@@ -1,4 +1,4 @@
-"""The step rules' `ground_sights` hook (docs/rule-packs.md "Step rules"): a rule that overrides it
+"""The step rules' `ground_sights` hook (docs/rule-packs.md#step-rules): a rule that overrides it
 adds `count name` entries to the ground's line of the text observation, after the objects; a world
 without such a rule has no sight rules at all and its text is unchanged."""
 

@@ -1,4 +1,4 @@
-"""The shared checks of harness.py report a difference when there is one (STYLE 6).
+"""The shared checks of harness.py report a difference when there is one.
 
 Each check runs once on an honest verb and once on the same verb with its `valid_params` made to
 lie (listing a tuple it refuses, or leaving out one it accepts): the lie must fail the check.

@@ -1,8 +1,9 @@
 """`inspect <object>`: the inventory, a container within reach, or any object within reach.
 
-Spec: actions.md section 11 with the recommended fixes (quirk 18.7: held containers count for
-presence, recipes looked up by definition id; quirk 18.4: one load formula). Valid actions per
-observations-and-loop section 10 (recommended: instances by instance name, each item once).
+docs/mechanics/verbs.md#inspect with our fixes
+(docs/mechanics/verbs.md#quirk-held-containers-are-in-reach: held containers count for presence,
+recipes looked up by definition id; docs/mechanics/verbs.md#quirk-one-load-formula). Valid actions
+per docs/mechanics/verbs.md#valid-actions-per-verb (instances by instance name, each item once).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def utilized(res: Any) -> list[tuple[str, dict]]:
 
 # ------------------------------------------------------------------ inventory
 def test_inventory_lists_contents_and_load(game: Game) -> None:
-    """Load counts writable instances by their definition size (quirk 18.4 / spec 0.2(a) fixed:
+    """Load counts writable instances by their definition size (quirk "one load formula":
     the reference's inventory load weighs the label at 0, giving 3/15)."""
     label = game.world.new_instance("obj_label")
     cid = equip_inventory(game, {"obj_pear": 3, label: 1, "obj_coin": 5})
@@ -100,7 +101,7 @@ def test_container_within_reach(game: Game, where: str, src_kind: str) -> None:
         ("hand", ("hand", "agent_0")),
         ("ground", ("area", HERE)),
         ("inventory", ("container", "INV")),
-        ("held container", ("container", "HELD")),  # quirk 18.7 fixed
+        ("held container", ("container", "HELD")),  # held containers are in reach
     ],
 )
 def test_object_within_reach(game: Game, where: str, src: tuple[str, str]) -> None:
@@ -156,8 +157,8 @@ def add_ledger(game: Game) -> None:
 
 
 def test_quirk_18_7_writable_instance_shows_uses_and_text(game: Game) -> None:
-    """Quirk 18.7: the reference looks recipes up by the instance id, so a writable instance always
-    shows "None"; looked up by its definition id it shows the ledger."""
+    """Quirk "held containers are in reach": the reference looks recipes up by the instance id, so a
+    writable instance always shows "None"; looked up by its definition id it shows the ledger."""
     add_ledger(game)
     label = give(game, "agent_0", "obj_label")[0]
     game.world.writables[label].text = "pears: 12"
@@ -177,7 +178,8 @@ def test_definition_text_is_shown(game: Game) -> None:
 
 
 def test_quirk_18_7_held_container_contents_are_within_reach(game: Game) -> None:
-    """Quirk 18.7: the reference cannot inspect what lies in a container held in hand."""
+    """Quirk "held containers are in reach": the reference cannot inspect what lies in a container
+    held in hand."""
     crate = give(game, "agent_0", "obj_crate")[0]
     game.world.containers[crate].items["obj_key"] = 1
     assert act(game, "agent_0", "inspect key").action_ok["agent_0"]

@@ -1,7 +1,7 @@
-"""Quest bosses (docs/world-format.md 11.1): shared bosses (one for everyone, beaten for everyone
-by anyone's kill, never made twice), the three ways a boss's health comes back after it beats an
-agent, and modifiers (what is held or carried, where, capped, once and kept, recomputed every
-tick). The fire boss and the root warden are AgentOdyssey's remnant and mark bosses in our
+"""Quest bosses (docs/world-format.md#111-main-quest): shared bosses (one for everyone, beaten for
+everyone by anyone's kill, never made twice), the three ways a boss's health comes back after it
+beats an agent, and modifiers (what is held or carried, where, capped, once and kept, recomputed
+every tick). The fire boss and the root warden are AgentOdyssey's remnant and mark bosses in our
 terms, with the tiny world's objects standing in for theirs."""
 
 from __future__ import annotations

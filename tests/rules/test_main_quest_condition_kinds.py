@@ -1,7 +1,8 @@
-"""The main quest's condition kinds that read the state as it is now (docs/world-format.md 11.1):
-text matching and the writable's object, where carried things are looked for, armour level, an
-NPC's coins, objects on a ground, areas clear of enemies, visit histories, NPCs dead. Each is
-judged the way the quest judges it (`quest_world.holds`), true and false."""
+"""The main quest's condition kinds that read the state as it is now
+(docs/world-format.md#111-main-quest): text matching and the writable's object, where carried things
+are looked for, armour level, an NPC's coins, objects on a ground, areas clear of enemies, visit
+histories, NPCs dead. Each is judged the way the quest judges it (`quest_world.holds`), true and
+false."""
 
 from __future__ import annotations
 

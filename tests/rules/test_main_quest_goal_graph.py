@@ -1,6 +1,6 @@
-"""The main quest's goal-graph chapters (spec step-rules 8.9): every stage done in a tick completes
-before the chapter or the quest may close, and stages without conditions close their parents. Also,
-in any chapter, `$guide` in a condition is each agent's own guide."""
+"""The main quest's goal-graph chapters (docs/mechanics/quests.md#goal-graph-chapters): every stage
+done in a tick completes before the chapter or the quest may close, and stages without conditions
+close their parents. Also, in any chapter, `$guide` in a condition is each agent's own guide."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def coins_here(game: Game) -> int:
 
 
 def test_every_stage_done_in_the_tick_completes_before_the_chapter_closes(tmp_path: Path) -> None:
-    """Spec 8.9 steps 2-3: `a` closes the chapter, but `b`, done in the same tick, still pays its
+    """`a` closes the chapter, but `b`, done in the same tick, still pays its
     coins and its event (the chapter closed at the first finished stage before)."""
     game = quest_game(
         tmp_path,
@@ -95,7 +95,7 @@ def test_quest_completion_wins_over_chapter_completion_in_the_same_tick(tmp_path
 
 
 def test_a_parent_without_conditions_closes_when_its_sub_goals_are_done(tmp_path: Path) -> None:
-    """Spec 8.9 step 4: the cascade auto-completes the parent, in the same tick."""
+    """The cascade auto-completes the parent, in the same tick."""
     game = quest_game(
         tmp_path,
         [

@@ -1,5 +1,5 @@
-"""The quest guide's reminders (`remind_every`) and name order (`name_order`), docs/world-format.md
-11.1."""
+"""The quest guide's reminders (`remind_every`) and name order (`name_order`),
+docs/world-format.md#111-main-quest."""
 
 from __future__ import annotations
 

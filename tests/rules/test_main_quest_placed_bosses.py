@@ -1,6 +1,6 @@
-"""A boss a setup step placed (`placed`, docs/world-format.md 11.1) and a setup variable that is a
-second name for an earlier area (`area: "$variable"`): robot_kingdom's quest places its warden,
-colossus guard and architect with its other NPCs, and names some areas twice."""
+"""A boss a setup step placed (`placed`, docs/world-format.md#111-main-quest) and a setup variable
+that is a second name for an earlier area (`area: "$variable"`): robot_kingdom's quest places its
+warden, colossus guard and architect with its other NPCs, and names some areas twice."""
 
 from __future__ import annotations
 

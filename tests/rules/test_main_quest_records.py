@@ -1,8 +1,8 @@
-"""What the main quest records for the conditions that look back in time (docs/world-format.md
-11.1): kill records (`killed_matching`, `killed_each_role`), dark areas lit (`lit_dark_areas`),
-talks (`talked_to`), purchases (`bought_from`) and NPCs anyone killed (`npc_dead`). Recorded in
-real ticks, from this agent's own events only, from the tick its quest starts, kept small, saved
-with the game and checked when a saved game loads."""
+"""What the main quest records for the conditions that look back in time
+(docs/world-format.md#111-main-quest): kill records (`killed_matching`, `killed_each_role`), dark
+areas lit (`lit_dark_areas`), talks (`talked_to`), purchases (`bought_from`) and NPCs anyone killed
+(`npc_dead`). Recorded in real ticks, from this agent's own events only, from the tick its quest
+starts, kept small, saved with the game and checked when a saved game loads."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Quest set-up and effects (docs/world-format.md 11.1): NPCs placed as synthesis makes them
-(enemies that fight and ambush, items restored, an NPC already there used, a unique one moved),
+"""Quest set-up and effects (docs/world-format.md#111-main-quest): NPCs placed as synthesis makes
+them (enemies that fight and ambush, items restored, an NPC already there used, a unique one moved),
 `pick_areas` keeping the first, `place_object`, and `give` with `unless_on_ground`."""
 
 from __future__ import annotations

@@ -291,7 +291,7 @@ def test_a_subclass_rewriting_a_listing_is_not_offered_in_the_dark() -> None:
 
 
 def test_the_listing_plan_follows_its_rule_set() -> None:
-    """`listing_plan`: each verb of a rule set in the spec's order with its rule, phrase and mask
+    """`listing_plan`: each verb of a rule set in `VERB_ORDER` with its rule, phrase and mask
     promise; kept by an env's cache for the same dict, made afresh for another one or a changed
     one (and without a cache, the same plan built per call). The plan of the dark holds the verbs
     offered there, in the same order."""

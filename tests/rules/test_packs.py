@@ -1,9 +1,10 @@
 """Rule packs: loading folders of rules, overriding and adding verbs, step-rule order, errors.
 
-Spec rule-framework 7 and 9, rule-packs. The test pack `tests/data/packs/override/` replaces the
-base `inspect` (its feedback key is `inspect.override`), adds a verb `shout`, and brings four step
-rules whose class names, definition order and priorities all disagree with the (priority, name)
-order they must run in. Broken packs are written into `tmp_path` by the tests themselves.
+docs/rule-packs.md and docs/mechanics/step-rules.md#order-of-the-step-rules. The test pack
+`tests/data/packs/override/` replaces the base `inspect` (its feedback key is `inspect.override`),
+adds a verb `shout`, and brings four step rules whose class names, definition order and priorities
+all disagree with the (priority, name) order they must run in. Broken packs are written into
+`tmp_path` by the tests themselves.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def test_the_override_keeps_every_other_base_verb() -> None:
 
 
 def test_a_pack_overrides_a_base_verb_by_reusing_its_verb_string(tmp_path: Path) -> None:
-    """Spec rule-framework 9: generated games override base verbs by reusing the verb string;
+    """Generated games override base verbs by reusing the verb string;
     the pack's rule (another id) replaces the base `wait`, which is listed once."""
     loud_wait = (
         "from agentodyssey_pz.rules.base import BaseActionRule\n\n\n"
@@ -209,7 +210,8 @@ def test_combined_step_rules_run_in_priority_then_name_order() -> None:
 
 
 def test_base_step_rule_order_snapshot() -> None:
-    """The resolved order of the base pack's step rules, pinned (spec rule-framework 7's table)."""
+    """The resolved order of the base pack's step rules, pinned
+    (docs/mechanics/step-rules.md#order-of-the-step-rules)."""
     resolved = [(rule.priority, rule.name) for rule in load_pack(BASE).step_rules]
     assert resolved == SPEC_STEP_ORDER
     assert [(rule.priority, rule.name) for rule in make_game().step_rules] == SPEC_STEP_ORDER

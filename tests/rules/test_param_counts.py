@@ -1,8 +1,9 @@
 """A wrong number of parameters makes any verb's command invalid, and it changes nothing.
 
-Spec: rule-framework (each verb's `param_min` / `param_max`); actions.md 8.3 quirk: even `wait` with
-a parameter is only invalid, with none of the wait effects. Each verb gets a stage on which its
-command with the right count would act (checked too), so "nothing changed" is a real claim.
+Each verb's `param_min` / `param_max`; docs/mechanics/verbs.md#quirk-parse-failures-run-no-wait:
+even `wait` with a parameter is only invalid, with none of the wait effects. Each verb gets a stage
+on which its command with the right count would act (checked too), so "nothing changed" is a real
+claim.
 """
 
 from __future__ import annotations

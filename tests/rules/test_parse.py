@@ -1,4 +1,5 @@
-"""`parse_action`: free text -> (verb id, params), or a `ParseFailure` (spec rule-framework 8.1).
+"""`parse_action`: free text -> (verb id, params), or a `ParseFailure`
+(docs/mechanics/verbs.md#parsing-commands).
 
 The unit tests use a small verb table; the fuzz test sends thousands of seeded random and hostile
 commands through whole ticks of a bundled world with three agents.
@@ -169,7 +170,7 @@ def test_surrounding_newlines_are_stripped_not_refused() -> None:
 def test_tabs_and_line_breaks_separate_words_and_stay_inside_quotes(
     text: str, command: Command
 ) -> None:
-    """As in the reference (observations-and-loop 6): any whitespace ends the verb, and the
+    """As in the reference: any whitespace ends the verb, and the
     parameters are split with shell rules, which split at tabs and line breaks too."""
     assert parse(text) == command
 

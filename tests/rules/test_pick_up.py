@@ -1,7 +1,7 @@
 """`pick up <object>`: one unit from the ground into the hands (two units held at most).
 
-Spec: actions.md section 3; valid actions per observations-and-loop section 10 (recommended:
-respect the two-hands limit, one entry per distinct item, instances by instance name).
+docs/mechanics/verbs.md#pick-up; valid actions per docs/mechanics/verbs.md#valid-actions-per-verb
+(ours: respect the two-hands limit, one entry per distinct item, instances by instance name).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`sell <amount> <object> <merchant>` (spec actions.md section 17).
+"""`sell <amount> <object> <merchant>` (docs/mechanics/verbs.md#sell).
 
 The stage is the tiny world's gate with everything cleared away and the merchant `cider_seller`
 placed there with a chosen purse. Sell prices are floor(value x 0.5): key 10 -> 5, pruner 20 -> 10,
@@ -102,7 +102,8 @@ def test_tracking_events_name_each_source_and_the_coins_spawned() -> None:
 
 
 def test_selling_neither_restocks_nor_counts_as_trade() -> None:
-    """Spec quirk 9 (kept as specified): sold goods vanish and `traded` is untouched."""
+    """Quirk "selling does not restock or count as trade" (kept): sold goods vanish and `traded` is
+    untouched."""
     game = stage()
     give(game, "agent_0", "obj_cider", 2)
     res = act(game, "agent_0", "sell 2 cider cider_seller")
@@ -162,7 +163,7 @@ def test_the_merchant_may_spend_its_whole_purse() -> None:
     ("value", "unit"), [(2, 1), (3, 1), (4, 2), (9, 4), (10, 5), (11, 5), (20, 10), (101, 50)]
 )
 def test_sell_price_is_half_the_value_rounded_down(value: int, unit: int) -> None:
-    """Spec 17.6: unit = floor(value x 0.5); three units sold pay 3 x unit."""
+    """Unit = floor(value x 0.5); three units sold pay 3 x unit."""
     game = stage(coins=1000)
     set_value(game, "obj_pear", value)
     equip_inventory(game, {"obj_pear": 3})
@@ -284,8 +285,9 @@ def test_valid_params_lists_each_carried_kind_up_to_owned_and_affordable() -> No
 
 
 def test_valid_params_is_not_off_by_one_and_uses_the_sell_price() -> None:
-    """Reference defects (observations-and-loop 10): amounts 1..coins // value - 1, with the full
-    value instead of the sell price. A merchant with 5 coins can buy one key (sell price 5)."""
+    """Reference defects (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): amounts
+    1..coins // value - 1, with the full value instead of the sell price. A merchant with 5 coins
+    can buy one key (sell price 5)."""
     game = stage(coins=5)
     give(game, "agent_0", "obj_key", 2)
     assert valid_params(game, "sell") == [("1", "key", "cider_seller")]
@@ -361,7 +363,7 @@ def random_stage(game: Any, seed: int) -> Any:
 
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds; any other tuple fails and changes nothing - except an amount
-    above what I carry or the merchant can pay, which the spec clamps (17.8-9): it must then
+    above what I carry or the merchant can pay, which `sell` clamps: it must then
     succeed as the listed tuple with the clamped amount."""
     game = make_game()
     checked, listed_total = check_valid_params_sampled(

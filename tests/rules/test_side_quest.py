@@ -1,5 +1,5 @@
-"""side_quest_step (spec step-rules.md section 6): unlocking, the four scenarios, per-agent guides,
-and the `side_quests` data section (default data, malformed data with JSON paths).
+"""side_quest_step (docs/mechanics/quests.md#side-quests): unlocking, the four scenarios, per-agent
+guides, and the `side_quests` data section (default data, malformed data with JSON paths).
 
 Worlds are the tiny test world with a blank stage (`clear_world`) and exactly the things a test
 needs. Travel is either the real `enter` verb or `move_to` followed by a tick (visits are recorded
@@ -134,7 +134,7 @@ def draws(
 
 # ----------------------------------------------------------------------------- unlocking
 def test_unlocks_on_the_tick_the_agent_stands_in_its_second_explored_area() -> None:
-    """Spec 6.2 lags one tick (areas_visited is written by the reward function); our engine
+    """The reference lags one tick (areas_visited is written by the reward function); our engine
     records visits before the step rules, so the unlock happens in the entering tick."""
     game = sq_game()
     game.world.graph.set_locked(GATE, VATS, False)
@@ -260,7 +260,7 @@ def test_talk_candidates_are_friendly_non_quest_npcs_in_e() -> None:
 
 
 def test_quirk_trade_candidates_only_offer_priced_items() -> None:
-    """Spec 6.3: the reference offers stock whose value is None, which `buy` refuses."""
+    """The reference offers stock whose value is None, which `buy` refuses."""
     game = sq_game()
     stock = {"obj_cider": 2, "obj_twine": 3, "obj_relic": 1, "obj_nothing": 1, "obj_label": 0}
     seller = spawn_npc(game, "npc_cider_seller", ROWS, inventory=stock)

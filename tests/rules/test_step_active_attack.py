@@ -1,4 +1,5 @@
-"""active_attack_step (spec step-rules.md section 3): random ambushes by enemies in the area."""
+"""active_attack_step (docs/mechanics/combat.md#ambushes): random ambushes by enemies in the
+area."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""agent_attack_update_step (spec step-rules.md section 1), and the resolved step-rule order
-(rule-framework.md section 7)."""
+"""agent_attack_update_step (docs/mechanics/combat.md#attack-update), and the resolved step-rule
+order (docs/mechanics/step-rules.md#order-of-the-step-rules)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_attack_follows_min_attack_and_drops_with_the_weapon():
 
 
 def test_quirk_low_attack_warns_and_later_agents_still_update():
-    """Spec 1: the reference returns after the first warning; every agent is updated here."""
+    """The reference returns after the first warning; every agent is updated here."""
     game = make_game(agents=3)
     a0, a1, a2 = game.agents.values()
     a0.min_attack = -5

@@ -1,4 +1,5 @@
-"""combat_rhythm_step (spec step-rules.md section 2): engaged NPCs act on their pattern."""
+"""combat_rhythm_step (docs/mechanics/combat.md#rhythm-combat): engaged NPCs act on their
+pattern."""
 
 from __future__ import annotations
 

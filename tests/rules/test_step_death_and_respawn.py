@@ -1,4 +1,5 @@
-"""death_and_respawn_step (spec step-rules.md section 5): drop everything where I fell, respawn."""
+"""death_and_respawn_step (docs/mechanics/combat.md#death-and-respawn): drop everything where I
+fell, respawn."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def test_respawn_location_and_stats():
 
 
 def test_quirk_ambush_death_leaves_no_stale_combat():
-    """Spec 5: the reference keeps combat entries after an ambush death; they are cleared here."""
+    """The reference keeps combat entries after an ambush death; they are cleared here."""
     game, me, _, _ = dying_agent_setup()
     run_step(game, RULE)
     assert me.combats == {}

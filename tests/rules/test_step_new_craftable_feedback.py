@@ -1,4 +1,5 @@
-"""new_craftable_feedback_step (spec step-rules.md section 4): recipe hints on first carrying."""
+"""new_craftable_feedback_step (docs/mechanics/step-rules.md#new-craftable-feedback): recipe hints
+on first carrying."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_everything_carried_counts_one_line_per_ingredient_sorted():
 
 
 def test_quirk_nothing_new_means_no_line_and_no_event():
-    """Spec 4: the reference emits an empty line and an empty event every tick."""
+    """The reference emits an empty line and an empty event every tick."""
     game = blank_game()
     give(game, "agent_0", "obj_pear")
     run_step(game, RULE)

@@ -1,4 +1,4 @@
-"""`store <amount> <object> <container>` (spec actions.md section 7).
+"""`store <amount> <object> <container>` (docs/mechanics/verbs.md#store).
 
 The stage is the tiny world with every ground cleared; agent_0 stands at the gate. Sizes: coin 0,
 pear / cider / key / label / quill 1, apron 2, pruner 3, press null; a crate is a container of
@@ -89,7 +89,7 @@ def test_from_hands_only_leaves_the_ground_alone() -> None:
 
 @pytest.mark.parametrize("where", ["ground", "held", "equipped"])  # equipped: by name
 def test_named_containers_in_reach(where: str) -> None:
-    """The event's `container` is the name as typed (spec rule-framework 11)."""
+    """The event's `container` is the name as typed."""
     game = blank_game()
     cid = crate_in_reach(game, where, {"obj_key": 1})
     put_on_ground(game, GATE, "obj_pear", 2)
@@ -126,7 +126,7 @@ SPACE = [
     ({"obj_pear": 10}, "obj_apron", 4, 4, 2, ["store.only_space", "store.done"]),
     ({"obj_pruner": 5}, "obj_coin", 7, 7, 7, ["store.done"]),  # full, but coins have size 0
     ({"obj_pruner": 6}, "obj_coin", 2, 5, 2, ["store.only_found", "store.done"]),  # over-full
-    # Quirk 4 (spec 0.2): a writable instance inside weighs its definition's size everywhere.
+    # Quirk "one load formula": a writable instance inside weighs its definition's size everywhere.
     ({"obj_pear": 13, "obj_label": 1}, "obj_pear", 3, 2, 1, ["store.only_space", "store.done"]),
     ({"obj_label": 14}, "obj_key", 2, 2, 1, ["store.only_space", "store.done"]),
 ]
@@ -137,7 +137,7 @@ SPACE = [
 def test_amount_shrinks_to_space_then_to_what_is_found(
     dest: str, contents: dict, obj: str, ground: int, requested: int, stored: int, keys: list
 ) -> None:
-    """One load formula for the inventory and named containers (quirk 4 fixed)."""
+    """One load formula for the inventory and named containers (quirk "one load formula")."""
     game = blank_game()
     if dest == "inventory":
         cid, cname = equip_inventory(game, contents), "inventory"
@@ -227,7 +227,7 @@ FAILURES = [
     (_nothing, "store -1 pear inventory", "store.bad_amount"),
     (_nothing, "store two pear inventory", "store.bad_amount"),
     (_nothing, "store 1.5 pear inventory", "store.bad_amount"),
-    (_nothing, "store \u0661 pear inventory", "store.bad_amount"),  # Arabic-Indic one (spec 7.4)
+    (_nothing, "store \u0661 pear inventory", "store.bad_amount"),  # Arabic-Indic one
     (_nothing, "store '' pear inventory", "store.bad_amount"),
     (_nothing, "store x pear nowhere", "store.bad_amount"),  # the amount before the container
     (_unequip, "store 1 pear inventory", "store.no_inventory"),
@@ -290,7 +290,8 @@ def test_valid_params_lists_storables_once_per_destination_up_to_found_and_space
 
 
 def test_valid_params_without_an_inventory_lists_only_named_containers() -> None:
-    """Reference defect (observations-and-loop 10): `inventory` was listed with none equipped."""
+    """Reference defect (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): `inventory`
+    was listed with none equipped."""
     game = blank_game()
     put_on_ground(game, GATE, "obj_key", 2)
     assert valid_params(game, "store") == []  # no destination at all
@@ -338,7 +339,7 @@ def random_stage(game: Any, seed: int) -> Any:
 
 def test_valid_params_agree_exactly_with_apply() -> None:
     """Every listed tuple succeeds with exactly its amount; any other tuple fails, except an amount
-    above the limit, which the spec clamps (7.8-10): it must then store a listed amount."""
+    above the limit, which `store` clamps: it must then store a listed amount."""
     game = make_game()
     checked, listed_total = check_valid_params_sampled(
         "store",

@@ -1,4 +1,4 @@
-"""`take out <object> <container>` (spec actions.md section 9).
+"""`take out <object> <container>` (docs/mechanics/verbs.md#take-out).
 
 The stage is the tiny world with every ground cleared; agent_0 stands at the gate. Containers are
 crate instances called `inventory` when equipped as such, or by instance name.
@@ -135,7 +135,7 @@ def test_soft_failures_change_nothing(setup: Any, command: str, key: str) -> Non
 
 
 def test_two_coins_fill_both_hands() -> None:
-    """Hands hold two units, not two kinds (spec 0.1)."""
+    """Hands hold two units, not two kinds (docs/mechanics/verbs.md#where-things-can-be)."""
     game = blank_game()
     equip_inventory(game, {"obj_coin": 5})
     assert act(game, "agent_0", "take out coin inventory").action_ok["agent_0"]
@@ -147,8 +147,8 @@ def test_two_coins_fill_both_hands() -> None:
 
 # ----------------------------------------------------------------------------- valid_params
 def test_valid_params_one_entry_per_distinct_item_of_containers_in_reach() -> None:
-    """Reference defects (observations-and-loop 10): every container in the world was listed, once
-    per unit, and instances inside containers never were."""
+    """Reference defects (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): every
+    container in the world was listed, once per unit, and instances inside containers never were."""
     game = blank_game()
     inv = equip_inventory(game, {"obj_pear": 2})
     [label] = fill(game, inv, {"obj_label": 1})

@@ -1,7 +1,7 @@
 """`talk to <npc>`: description, dialogue, a merchant's price list; changes nothing.
 
-Spec: actions.md section 10; valid actions per observations-and-loop section 10 (recommended: one
-`talk to` per NPC here).
+docs/mechanics/verbs.md#talk-to; valid actions per docs/mechanics/verbs.md#valid-actions-per-verb
+(one `talk to` per NPC here).
 """
 
 from __future__ import annotations

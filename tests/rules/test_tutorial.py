@@ -1,4 +1,4 @@
-"""tutorial_room_step (spec step-rules.md section 9) and the tutorial data (world/tutorial_data.py,
+"""tutorial_room_step (docs/mechanics/tutorial.md) and the tutorial data (world/tutorial_data.py,
 world/tutorial_roles.py).
 
 Every agent that has not passed gets its own room behind a personal locked path; the 28 steps of the
@@ -189,10 +189,12 @@ def test_the_exit_needs_the_key_in_hand() -> None:
 def test_instructions_repeat_and_a_warning_follows_the_second_miss() -> None:
     game = Game("glasswick", 1)
     boot = game.reset(0)
-    # Everyone waits on the bootstrap tick (spec observations 4.1), then the tutorial starts.
+    # Everyone waits on the bootstrap tick (docs/mechanics/index.md#the-bootstrap-tick), then the
+    # tutorial starts.
     assert boot.feedback_keys("agent_0") == ["wait.done", "tutorial.intro", "tutorial.instruction"]
     assert "Tutorial step 1 of 28: " in boot.feedback("agent_0")
-    # The bootstrap tick already counted as one miss (spec 9.3), so the first idle tick warns.
+    # The bootstrap tick already counted as one miss (docs/mechanics/tutorial.md#each-tick), so the
+    # first idle tick warns.
     result = game.tick({"agent_0": "wait"})
     assert result.feedback_keys("agent_0")[-2:] == ["tutorial.warning", "tutorial.instruction"]
     result = game.tick({"agent_0": command(game)})
@@ -395,9 +397,10 @@ def early_finisher_action(game: Game, tick: int) -> str:
 
 
 def test_early_finishers_are_rewarded_for_real_play() -> None:
-    """Reference quirk (rewards-and-progression 7.3, actions 0.4): the reference tracks no kill,
-    craft or purchase of anyone while any agent is still in the tutorial; we hold tracking back
-    only for the agents still in it."""
+    """Quirk "tracking held back per agent"
+    (docs/mechanics/rewards.md#quirk-tracking-held-back-per-agent): the reference tracks no kill,
+    craft or purchase of anyone while any agent is still in the tutorial; we hold tracking back only
+    for the agents still in it."""
     game = tutorial_game(agents=2)
     for _ in range(STEPS):
         game.tick({"agent_0": command(game), "agent_1": "wait"})

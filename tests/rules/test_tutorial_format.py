@@ -1,4 +1,5 @@
-"""What the tutorial format can express beyond the default steps (docs/world-format.md 11.3).
+"""What the tutorial format can express beyond the default steps
+(docs/world-format.md#113-tutorial).
 
 T2: roles a section never uses stay unfilled, and the crafting check covers only the crafting steps
 the section has; T3: `take_back` lists the kinds taken back; T4: `{extra_verbs}` in the completion

@@ -1,7 +1,8 @@
 """`unequip <object>`: one equipped unit back into a free hand; the inventory detaches, armour
 gives its defense back.
 
-Spec: actions.md section 13; tracking kinds per dependency-tracker 2.1 (one `equip` kind).
+docs/mechanics/verbs.md#unequip; tracking kinds per
+docs/mechanics/dependency-tracking.md#tracking-events (one `equip` kind).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`wait`: ends an attack streak; in combat it also refills stamina. Nothing else changes.
 
-Spec: actions.md section 1.
+docs/mechanics/verbs.md#wait.
 """
 
 from __future__ import annotations
@@ -49,5 +49,5 @@ def test_wait_table(
 
 
 def test_valid_params_lists_the_bare_command(game: Game) -> None:
-    """`wait` always succeeds: its one valid tuple is () (spec obs 10: always listed)."""
+    """`wait` always succeeds: its one valid tuple is () (always listed)."""
     assert valid_params(game, "wait") == [()]

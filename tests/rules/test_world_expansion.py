@@ -1,4 +1,5 @@
-"""world_expansion_step (spec step-rules.md section 7): the world grows once it is fully explored.
+"""world_expansion_step (docs/mechanics/step-rules.md#world-expansion): the world grows once it is
+fully explored.
 
 The tiny world has four areas (spawn `area_gate`). Agents are moved with `move_to` and then `wait`,
 so the engine records the visit in that tick's action phase, as `enter` would.
@@ -102,10 +103,10 @@ def test_inactive_unless_enabled() -> None:
 
 
 def test_one_flag_source_config_overrides_the_world_feature() -> None:
-    """Quirk 7/10.6: the reference can read a stale copy of the flag; here the config decides, and
-    without a config value the world's `features.online_expansion` does - given a generator: the
-    flag alone does nothing, as in the reference without a language model (the spec's
-    recommendation: an injectable generator, default none)."""
+    """Quirk "expansion is synchronous and quiet on failure": the reference can read a stale copy of
+    the flag; here the config decides, and without a config value the world's
+    `features.online_expansion` does - given a generator: the flag alone does nothing, as in the
+    reference without a language model (an injectable generator, default none)."""
     raw = load_raw("tiny_world.json")
     for flag in (True, False):
         raw["features"] = {"online_expansion": flag}
@@ -125,7 +126,8 @@ def test_one_flag_source_config_overrides_the_world_feature() -> None:
 
 
 def test_triggers_exactly_when_the_last_area_is_visited() -> None:
-    """Quirk 7/10.3: no one-tick lag; the expansion happens in the tick the last area is seen."""
+    """Quirk "step rules see this tick's visits": no one-tick lag; the expansion happens in the tick
+    the last area is seen."""
     calls = Recording(ProceduralExpander())
     game = game_with(calls)
     before = explore(game, "agent_0", TINY_AREAS[1:3])
@@ -230,7 +232,8 @@ def placeless(world: Any, seed: int) -> Any:
 def test_a_failed_expansion_changes_nothing_and_waits_for_a_new_visit(
     generator: Any, logged: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Quirk 7: the reference retries every other tick and spams "the world starts to change"."""
+    """Quirk "expansion is synchronous and quiet on failure": the reference retries every other tick
+    and spams "the world starts to change"."""
     calls = Recording(generator)
     game = game_with(calls, agents=2)
     explore(game, "agent_0", TINY_AREAS[1:3])

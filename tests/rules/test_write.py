@@ -1,4 +1,4 @@
-"""`write <text> <writable>` (spec actions.md section 15).
+"""`write <text> <writable>` (docs/mechanics/verbs.md#write).
 
 A label is a writable (max_text_length 40); the quill is a writing tool (usage `write`). agent_0
 stands at the gate, every ground cleared.
@@ -157,7 +157,8 @@ FAILURES = [
     (_label_in_inventory, ("hi", "{name}"), "write.not_held"),
     (_full, ("hi", "{name}"), "write.no_room"),
     (_full, ("", "{name}"), "write.no_room"),
-    # Quirk (spec 15.4): over its limit the reference appended a tail-cut copy; we refuse.
+    # Quirk "a writable over its limit refuses more text": over its limit the reference appended a
+    # tail-cut copy; we refuse.
     (_over_full, ("hi", "{name}"), "write.no_room"),
 ]
 

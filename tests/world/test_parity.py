@@ -1,13 +1,14 @@
 """Seed parity of world synthesis with the reference engine's random-call order.
 
 `reference_generate` below is an independent, literal transliteration of the pseudo-code of the
-behaviour notes on the reference's world synthesis, sections 2-7 (base variant; the published
-engine itself is compared in test_published_parity.py). It works on the raw JSON data of
+reference's world synthesis as docs/mechanics/world-synthesis.md describes it (base variant; the
+published engine itself is compared in test_published_parity.py). It works on the raw JSON data of
 a world definition (plain dicts and lists, one `random.Random` per stage) and shares no code with
 `agentodyssey_pz.world.synthesis`: nothing from that module is imported by it. The tests compare its
 output with `World.generate` for every bundled world and the tiny test world, 25 seeds each.
 
-Our synthesis fixes some reference quirks that do not touch the random stream (spec section 12). The
+Our synthesis fixes some reference quirks that do not touch the random stream (the `Quirk:`
+sections of docs/mechanics/world-synthesis.md). The
 transliteration applies the same fixes, each marked with a `QUIRK FIX` comment naming the quirk, and
 records in `Reference.fixes` every time one of them actually changed the outcome, so the tests can
 state which worlds are reference-identical and can exercise each fix on purpose-built variants.
@@ -35,15 +36,15 @@ TINY_WORLD = Path(__file__).resolve().parent.parent / "data" / "tiny_world.json"
 SEEDS = [*range(20), 777, 4096, 9999, 10000, 123_456_789]
 assert len(SEEDS) == 25
 
-# Fix names recorded in `Reference.fixes` (spec section 12 numbers where the index has one).
-FIX_POOL_CONTAINER = "q15: container from a pool instanced, not stacked"
+# Fix names recorded in `Reference.fixes`.
+FIX_POOL_CONTAINER = "container from a pool instanced, not stacked"
 FIX_GUARANTEE_WRITABLE = "writable/container from the guarantee stage instanced, not stacked"
-FIX_SPAWN_CONTAINER_INDEX = "6.7: spawn container index from the counter, not from 0"
-FIX_EMPTY_MATERIALS = "6.4: empty material pool skipped instead of IndexError"
-FIX_KEYLESS_LOCK = "q9: locked inter-place path without key left unlocked"
-FIX_NO_NPC_AREAS = "q11: no distributable area or no prototype: no NPCs instead of a crash"
-FIX_SPAWN_NPC_LEVEL = "q7: spawn NPC level drawn for the spawn area"
-FIX_UNIQUE_SPAWN_NPC = "q8: unique spawn NPC keeps its bare id"
+FIX_SPAWN_CONTAINER_INDEX = "spawn container index from the counter, not from 0"
+FIX_EMPTY_MATERIALS = "empty material pool skipped instead of IndexError"
+FIX_KEYLESS_LOCK = "locked inter-place path without key left unlocked"
+FIX_NO_NPC_AREAS = "no distributable area or no prototype: no NPCs instead of a crash"
+FIX_SPAWN_NPC_LEVEL = "spawn NPC level drawn for the spawn area"
+FIX_UNIQUE_SPAWN_NPC = "unique spawn NPC keeps its bare id"
 
 
 # ==================================================================== the transliteration
@@ -73,7 +74,7 @@ def _obj_level(o: dict[str, Any]) -> int:
 
 
 def _is_container_def(o: dict[str, Any]) -> bool:
-    return o["category"] == "container"  # world-definition 3.1: the container test comes first
+    return o["category"] == "container"  # the container test comes first
 
 
 def _is_writable_def(o: dict[str, Any]) -> bool:
@@ -87,14 +88,14 @@ def reference_generate(
     eager_light_draw: bool = True,
     zero_loot_keeps_prototype_count: bool = True,
 ) -> Reference:
-    """Spec sections 2-7, base variant, line by line. `raw_definition` is not modified."""
-    wd = copy.deepcopy(raw_definition)  # the reference mutates its definition (quirk 4)
+    """The synthesis stages, base variant, line by line. `raw_definition` is not modified."""
+    wd = copy.deepcopy(raw_definition)  # the reference mutates its definition
     entities = wd["entities"]
     inits = wd["initializations"]
     fixes: list[str] = []
     zero_rolls: dict[str, list[str]] = {}
 
-    # ---------------------------------------------------------------- section 2: sub-seeds
+    # ---------------------------------------------------------------- sub-seeds
     base = random.Random(seed)
     s_npcs = base.randint(0, 10**9)
     s_places = base.randint(0, 10**9)
@@ -108,7 +109,7 @@ def reference_generate(
     rng_npc_assign = random.Random(s_npc_assign)
     del rng_npcs
 
-    # ---------------------------------------------------------------- section 3: places, areas
+    # ---------------------------------------------------------------- stage 1: places, areas
     spawn = inits.get("spawn", {}).get("area")
     area_instances: dict[str, dict[str, Any]] = {}
     place_instances: dict[str, dict[str, Any]] = {}
@@ -117,8 +118,9 @@ def reference_generate(
         for a in place.get("areas", []):
             level = 1 if a["id"] == spawn else a["level"]
             if eager_light_draw:
-                r = rng_places.random() < 0.75  # ALWAYS drawn (quirk 1)
-                light = a.get("light", r)  # the spec's `a["light"] if "light" in a else r`
+                # ALWAYS drawn (quirk "light is drawn even when given")
+                r = rng_places.random() < 0.75
+                light = a.get("light", r)  # the reference's `a["light"] if "light" in a else r`
             else:
                 light = a["light"] if "light" in a else rng_places.random() < 0.75
             area_instances[a["id"]] = {
@@ -137,7 +139,7 @@ def reference_generate(
             "areas": [a["id"] for a in place.get("areas", [])],
         }
 
-    # ---------------------------------------------------------------- section 4: parsing
+    # ---------------------------------------------------------------- parsing
     objects: dict[str, dict[str, Any]] = {}
     obj_name_to_id: dict[str, str] = {}
     for spec in entities.get("objects", []):
@@ -162,13 +164,13 @@ def reference_generate(
             "inventory": inventory,
         }
 
-    # ---------------------------------------------------------------- section 5: connectivity
+    # ---------------------------------------------------------------- stage 4: connectivity
     def connect(u: str, v: str, locked: bool, key: str | None) -> None:
         area_instances[u]["neighbors"][v] = {"to_id": v, "locked": locked, "object_to_unlock": key}
         area_instances[v]["neighbors"][u] = {"to_id": u, "locked": locked, "object_to_unlock": key}
 
     graph = wd.get("graph")
-    if graph and graph.get("connections"):  # 5.1
+    if graph and graph.get("connections"):  # the predefined graph
         for a in area_instances.values():
             a["neighbors"] = {}
         for conn in graph["connections"]:
@@ -176,7 +178,7 @@ def reference_generate(
                 connect(conn["from"], conn["to"], conn.get("locked", False), conn.get("key"))
     else:
         unlockables = [oid for oid, o in objects.items() if o["usage"] == "unlock"]
-        for place in place_instances.values():  # 5.2
+        for place in place_instances.values():  # chains inside places
             ids = list(place["areas"])
             if len(ids) <= 1:
                 continue
@@ -200,7 +202,7 @@ def reference_generate(
                     locked = True
                     key = rng_connections.choice(unlockables) if unlockables else None
                     if key is None:
-                        # QUIRK FIX (quirk 9, "locked path without key"): like ours, leave it
+                        # QUIRK FIX ("no lock without a key"): like ours, leave it
                         # open; no draw depends on it.
                         locked = False
                         fixes.append(FIX_KEYLESS_LOCK)
@@ -209,7 +211,7 @@ def reference_generate(
                     key = rng_connections.choice(unlockables) if locked else None
                 connect(u, v, locked, key)
 
-    # ---------------------------------------------------------------- section 6: objects
+    # ---------------------------------------------------------------- stage 5: objects
     und = inits.get("undistributable_objects", [])
     spawn_def = inits.get("spawn")
     dist_areas = [a for a in area_instances.values() if a["id"] != spawn]
@@ -278,7 +280,7 @@ def reference_generate(
         for area in dist_areas:
             big_l = area["level"]
             k_l = 5 + (lmax - big_l)
-            # 6.3 guarantee stage ("for each area in dist_areas, before drawing")
+            # guarantee stage ("for each area in dist_areas, before drawing")
             raw_here = [o for o in raw_local if area["id"] in _obj_areas(o)]
             crafted_here = [o for o in crafted_local if area["id"] in _obj_areas(o)]
             for group, units in ((raw_here, max(1, big_l)), (crafted_here, 1)):
@@ -294,7 +296,7 @@ def reference_generate(
                                 place_writable_instance(area, o["id"])
                         continue
                     area["objects"][o["id"]] = area["objects"].get(o["id"], 0) + units
-            # 6.4 weighted draws
+            # weighted draws
             materials = raw_here + crafted_here + global_pool + unlock_pool
             weights = (
                 [w_raw(o, big_l) for o in raw_here]
@@ -303,7 +305,8 @@ def reference_generate(
                 + [0.001] * len(unlock_pool)
             )
             if not materials:
-                # QUIRK FIX (6.4, empty pool raises IndexError): skip the area, no draw.
+                # QUIRK FIX ("empty pools do not crash": an empty pool raises IndexError): skip the
+                # area, no draw.
                 fixes.append(FIX_EMPTY_MATERIALS)
                 continue
             n = len(materials)
@@ -318,13 +321,13 @@ def reference_generate(
                     place_writable_instance(area, o["id"])
                     continue
                 if _is_container_def(o):
-                    # QUIRK FIX (quirk 15, containers from pools stacked): instance it.
+                    # QUIRK FIX ("containers from pools are instanced"): instance it.
                     fixes.append(FIX_POOL_CONTAINER)
                     place_container_instance(area, o["id"])
                     continue
                 area["objects"][o["id"]] = area["objects"].get(o["id"], 0) + 1
 
-    # 6.5 currency pass: every area, spawn included
+    # currency pass: every area, spawn included
     coins = [oid for oid, o in objects.items() if o["category"] == "currency"]
     for area in area_instances.values():
         if coins and rng_objects.random() < 0.5:
@@ -332,7 +335,7 @@ def reference_generate(
             q = rng_objects.randint(1, 2 * area["level"])
             area["objects"][c] = area["objects"].get(c, 0) + q
 
-    # 6.7 spawn override
+    # spawn override
     if spawn_def:
         area = area_instances[spawn_def["area"]]
         area["objects"] = {}
@@ -340,10 +343,10 @@ def reference_generate(
             if oid not in set(obj_name_to_id.values()):
                 continue  # warning in the reference
             if objects[oid]["category"] == "container":
-                del spawn_def["objects"][oid]  # quirk 4: harmless here, `wd` is our own copy
+                del spawn_def["objects"][oid]  # harmless here, `wd` is our own copy
                 for i in range(count):
                     if container_count[oid] != i:
-                        # QUIRK FIX (6.7, container index restarts at 0): use the counter.
+                        # QUIRK FIX (the spawn container index restarts at 0): use the counter.
                         fixes.append(FIX_SPAWN_CONTAINER_INDEX)
                     place_container_instance(area, oid)
             elif objects[oid]["usage"] == "writable" and not objects[oid].get("text", ""):
@@ -352,7 +355,7 @@ def reference_generate(
             else:
                 area["objects"][oid] = count
 
-    # ---------------------------------------------------------------- section 7: NPCs
+    # ---------------------------------------------------------------- stage 6: NPCs
     npc_instances: dict[str, dict[str, Any]] = {}
     count = {pid: 0 for pid in prototypes}
 
@@ -378,7 +381,7 @@ def reference_generate(
                 if c > 0:
                     npc["inventory"][oid] = c
                 else:
-                    # quirk 5: roll 0 keeps the prototype count (SynthesisOptions switch)
+                    # quirk "loot roll of zero keeps the prototype count" (SynthesisOptions switch)
                     zero_rolls.setdefault(npc["id"], []).append(oid)
                     if not zero_loot_keeps_prototype_count:
                         del npc["inventory"][oid]
@@ -389,12 +392,12 @@ def reference_generate(
         area["npcs"].append(npc["id"])
 
     if not dist_areas or not prototypes:
-        # QUIRK FIX (quirk 11, the reference crashes): no NPCs at all.
+        # QUIRK FIX ("empty pools do not crash"): no NPCs at all.
         fixes.append(FIX_NO_NPC_AREAS)
     else:
         lmax = max(a["level"] for a in dist_areas)
         spawn_npcs = inits["spawn"].get("npcs", {})
-        for proto in prototypes.values():  # 7.2
+        for proto in prototypes.values():  # unique NPCs
             if not proto["unique"]:
                 continue
             if proto["id"] in spawn_npcs:
@@ -405,7 +408,7 @@ def reference_generate(
             lvl = level_choice(home["level"])
             register(create_instance(proto, None, lvl), home)
         non_unique = [p for p in prototypes.values() if not p["unique"]]
-        for home in dist_areas:  # 7.3
+        for home in dist_areas:  # other NPCs
             big_l = home["level"]
             p_l = 0.6 + (big_l - 1) * 0.4 / lmax
             budget = rng_npc_assign.randint(math.floor(big_l / 2), big_l)
@@ -422,7 +425,7 @@ def reference_generate(
                     budget -= 1
                 count[proto["id"]] += 1
                 register(npc, home)
-        if spawn_def:  # 7.5
+        if spawn_def:  # spawn NPCs
             area = area_instances[spawn_def["area"]]
             area["npcs"] = []
             for pid, n in spawn_def.get("npcs", {}).items():
@@ -430,11 +433,13 @@ def reference_generate(
                     continue
                 proto = prototypes[pid]
                 for _ in range(n):
-                    # QUIRK FIX (quirk 7): the reference uses `home` (the last area of 7.3).
+                    # QUIRK FIX ("spawn NPCs use the spawn level"): the reference uses `home` (the
+                    # last area of the unique-NPC loop).
                     fixes.append(FIX_SPAWN_NPC_LEVEL)
                     lvl = level_choice(area["level"])
                     if proto["unique"]:
-                        # QUIRK FIX (quirk 8): a unique prototype keeps its bare id, no count.
+                        # QUIRK FIX ("spawn NPCs use the spawn level"): a unique prototype keeps its
+                        # bare id, no count.
                         fixes.append(FIX_UNIQUE_SPAWN_NPC)
                         register(create_instance(proto, None, lvl), area)
                     else:
@@ -664,7 +669,8 @@ def _variant_no_unlock_objects(raw: dict[str, Any]) -> None:
 
 
 def _variant_spawn_npcs(raw: dict[str, Any]) -> None:
-    """Spawn NPCs: a unique one (listed, so skipped in 7.2) and two non-unique ones."""
+    """Spawn NPCs: a unique one (listed, so skipped by the unique-NPC placement) and two non-unique
+    ones."""
     raw["initializations"]["spawn"]["npcs"] = {"npc_wasp": 2, "npc_cider_seller": 1}
 
 

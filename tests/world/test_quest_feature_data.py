@@ -1,7 +1,7 @@
-"""Checking the main-quest features AgentOdyssey's published quests need (docs/world-format.md
-11.1): a quest using every one of them loads; each mistake (an unknown key, a `$variable` of the
-wrong kind, an unknown id, a value outside its choices, a field with the wrong source) is refused
-with its JSON path."""
+"""Checking the main-quest features AgentOdyssey's published quests need
+(docs/world-format.md#111-main-quest): a quest using every one of them loads; each mistake (an
+unknown key, a `$variable` of the wrong kind, an unknown id, a value outside its choices, a field
+with the wrong source) is refused with its JSON path."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
 """World state serialisation (lossless JSON round trip, malformed data) and world expansion.
 
-Spec: world-synthesis sections 9 (expansion) and 10 (serialisation). The expansion is checked
-against the recommended behaviour: validated like a world file, atomic, deterministic bridging to
-the area furthest from spawn (ties by area order), new unique NPCs placed.
+docs/mechanics/world-synthesis.md#world-expansion and
+docs/mechanics/world-synthesis.md#saving-a-world. The expansion is checked
+against our behaviour (docs/mechanics/world-synthesis.md#quirk-expansion-fixes): validated like a
+world file, atomic, deterministic bridging to the area furthest from spawn (ties by area order), new
+unique NPCs placed.
 """
 
 from __future__ import annotations
@@ -399,8 +401,9 @@ def test_expansion_adds_and_connects_everything(name: str) -> None:
     ((_, end, path),) = _bridges(world, "place_xp_tower", before_tower)
     assert end == _furthest(world, before_tower)
     assert end in NEW_PLACES["place_xp_bog"]  # the bog's areas lie beyond the old furthest area
-    # Fixed quirk (section 9): the tower is a locked place (`unlocked: false`), so its bridge is
-    # locked, with the first key in definition order (no draw); the reference left it open.
+    # Fixed quirk (docs/mechanics/world-synthesis.md#quirk-expansion-fixes): the tower is a locked
+    # place (`unlocked: false`), so its bridge is locked, with the first key in definition order (no
+    # draw); the reference left it open.
     first_key = next(o.id for o in world.objects.values() if o.usage == "unlock")
     assert (path["locked"], path["key"]) == (True, first_key)
     # Inside a new place the chain is open too.
@@ -423,7 +426,8 @@ def test_expansion_adds_and_connects_everything(name: str) -> None:
 
 
 def test_a_locked_place_without_any_key_in_the_world_is_bridged_open_with_a_warning() -> None:
-    """Never a lock without a key (spec synthesis 5.3's recommendation)."""
+    """Never a lock without a key
+    (docs/mechanics/world-synthesis.md#quirk-no-lock-without-a-key)."""
     world = World.generate(definition("tiny"), 8)
     for oid, obj in list(world.objects.items()):
         if obj.usage == "unlock":
@@ -440,7 +444,7 @@ def test_a_locked_place_without_any_key_in_the_world_is_bridged_open_with_a_warn
 
 
 def test_the_place_keys_unlocked_and_type_are_optional_in_an_expansion() -> None:
-    """Spec section 9 step 3: `unlocked` defaults to true, `type` to "place" (and "area")."""
+    """`unlocked` defaults to true, `type` to "place" (and "area")."""
     spec = expansion_spec()
     for place in spec["places"]:
         del place["unlocked"], place["type"]
@@ -456,7 +460,7 @@ def test_the_place_keys_unlocked_and_type_are_optional_in_an_expansion() -> None
 
 
 def test_native_stations_get_one_or_two_units_even_when_already_placed() -> None:
-    """Spec section 9, 5.3 has no station cap (5.1 and 5.2 do): a station listed in
+    """The expansion's native stations have no cap (the first placements do): a station listed in
     `existing_objects` and native to the area ends with 2 or 3 units."""
     spec = expansion_spec()
     loom = next(o for o in spec["objects"] if o["id"] == "obj_xp_loom")

@@ -1,6 +1,6 @@
 """World synthesis: reproducibility, stability of independent streams, draw statistics, structure.
 
-Spec: world-synthesis sections 2-7. Statistical checks use fixed seeds, so they are deterministic;
+docs/mechanics/world-synthesis.md. Statistical checks use fixed seeds, so they are deterministic;
 each tolerance is a 4-sigma binomial bound (a correct implementation lands outside one with
 probability about 6e-5 per check), while the wrong weights a plausible bug would use are many
 sigmas away.
@@ -60,7 +60,8 @@ def test_same_seed_same_world_and_definition_untouched(name: str) -> None:
     for seed in (0, 1, 987654321):
         first = as_json(World.generate(d, seed))
         assert as_json(World.generate(d, seed)) == first
-    # Generating never changes the definition (reference quirk 4: spawn containers deleted).
+    # Generating never changes the definition (the reference deletes spawn containers;
+    # docs/mechanics/world-synthesis.md#quirk-the-definition-is-never-changed).
     assert definition_to_dict(d) == before
     # A freshly parsed copy of the same file gives the same world, too.
     assert as_json(World.generate(parse_definition(raw_world(name)), 1)) == as_json(
@@ -224,7 +225,8 @@ def test_draw_frequencies_follow_the_spec_weights() -> None:
     assert keys <= draws * 0.001 / total_weight + four_sigma(draws, 0.001 / total_weight)
 
 
-# (area, lo, hi) from spec 6.4 with n materials and k_L = 5 + (Lmax - L), Lmax = 3:
+# (area, lo, hi) from docs/mechanics/world-synthesis.md#stage-5-objects with n materials and k_L = 5
+# + (Lmax - L), Lmax = 3:
 #   vats:  n = 9 (3 raw, 3 crafted, 2 global, 1 unlock), L = 2, k_L = 6: [min(18,12), min(36,24)]
 #   rows:  n = 4 (pear, 2 global, 1 unlock),             L = 2, k_L = 6: [min(8,12),  min(16,24)]
 #   vault: n = 3 (2 global, 1 unlock),                   L = 3, k_L = 5: [min(6,10),  min(12,20)]
@@ -263,7 +265,7 @@ def test_local_materials_are_always_in_their_areas(name: str) -> None:
                     continue
                 area = world.areas[area_id]
                 have = world.total_units([area]).get(obj.id, 0)
-                # 6.3: raw local max(1, L) units, crafted local at least 1.
+                # Raw local max(1, L) units, crafted local at least 1.
                 need = max(1, area.level) if not obj.craft.ingredients else 1
                 assert have >= need, (seed, obj.id, area_id, have)
 

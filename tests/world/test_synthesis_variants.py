@@ -1,8 +1,8 @@
 """The synthesis variants (`features.synthesis`): each difference from the base generator.
 
-docs/world-format.md 10.1 lists them: quarantine lights its spawn area without a draw; remnant
-ignores a predefined graph; remnant and mark skip the guarantee stage, bound enemy budgets
-differently, draw loot counts up to the NPC's level (not twice it) and give enemies another
+docs/world-format.md#101-synthesis-variants lists them: quarantine lights its spawn area without a
+draw; remnant ignores a predefined graph; remnant and mark skip the guarantee stage, bound enemy
+budgets differently, draw loot counts up to the NPC's level (not twice it) and give enemies another
 default rhythm (also for an empty one); mark draws its stream seeds in another order, draws 2.5 to
 5 times (not 2 to 4) and advances a unique spawn NPC's counter. The worlds are built in code, small
 enough that each bound shows: over a few hundred fixed seeds the observed minimum and maximum equal

@@ -1,7 +1,7 @@
 """World-definition validation: a malformed definition is refused with the JSON path of the fault.
 
-Spec: world-definition sections 12-13. Malformed definitions are built from the tiny world
-(tests/data/tiny_world.json) by one small mutation each, so a failure points at one rule.
+docs/world-format.md#common-mistakes-the-validator-catches. Malformed definitions are built from the
+tiny world (tests/data/tiny_world.json) by one small mutation each, so a failure points at one rule.
 
 Tiny-world indexes used below: objects 0 coin, 1 pear, 2 press (station), 3 cider, 4 key,
 5 crate (container), 6 label (writable), 7 quill, 8 pruner (weapon), 9 apron; NPCs 0 cider_seller
@@ -161,7 +161,7 @@ MALFORMED = [
         "expected a list",
         id="rule-packs-not-a-list",
     ),
-    # `type` is stored, not interpreted, but required in world files (spec 2.1, 2.2).
+    # `type` is stored, not interpreted, but required in world files.
     pytest.param(
         drop(*PLACE, 0, "type"),
         "$.entities.places[0].type",
@@ -848,7 +848,7 @@ def test_suspicious_definition_loads_with_a_warning(
 
 
 def test_reserved_top_level_recipe_keys_are_kept_but_never_read() -> None:
-    """Spec 3.1: `craft_ingredients` / `craft_dependencies` at an object's top level are reserved
+    """`craft_ingredients` / `craft_dependencies` at an object's top level are reserved
     names (never extras) and not read: only the nested `craft` block makes a recipe."""
     raw = mutated(put(*OBJ, 1, "craft_ingredients", value={"obj_coin": 1}))
     raw["entities"]["objects"][1]["craft_dependencies"] = ["obj_press"]

@@ -3,7 +3,9 @@ folder's quests.json or inline `quests`) and the default quest sections its cust
 Every problem names the file that holds it and its JSON path; unreadable JSON (huge numbers, deep
 nesting) is a data error naming the file, never a bare ValueError or RecursionError.
 
-Spec: world-definition sections 3.5 (extra fields), 6 (custom events) and 13 (validation).
+docs/world-format.md: extra fields, custom events
+(docs/world-format.md#9-features-and-custom-events) and
+docs/world-format.md#common-mistakes-the-validator-catches.
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ def test_a_default_section_turned_on_by_the_game_config_also_blames_the_world(
 
 
 def test_the_default_tutorial_never_refuses_a_world_it_cannot_serve(caplog) -> None:
-    """It is switched off with a warning instead (docs/world-format.md 11.3); `validate` and
+    """It is switched off with a warning instead (docs/world-format.md#113-tutorial); `validate` and
     loading both go on."""
     from agentodyssey_pz.engine.config import GameConfig
 
@@ -221,7 +223,7 @@ def test_a_misspelt_craft_field_is_a_warning_with_a_suggestion(tmp_path, capsys,
     craft = raw["entities"]["objects"][3]["craft"]  # obj_cider
     craft["ingrediants"] = craft.pop("ingredients")
     definition, problems = check_definition(raw)
-    assert definition is not None  # extras are accepted (spec 3.5): the world still loads
+    assert definition is not None  # extras are accepted: the world still loads
     (warning,) = [p for p in problems if "ingrediants" in p.message]
     assert warning.severity == "warning"
     assert warning.path == "$.entities.objects[3].craft.ingrediants"
@@ -263,7 +265,7 @@ def test_unknown_fields_of_fixed_records_are_warnings(where, key, path, fragment
 
 def test_object_extras_are_kept_silently_unless_they_look_misspelt() -> None:
     raw = load_raw("tiny_world.json")
-    raw["entities"]["objects"][8]["glint"] = "silver"  # an extra attribute (spec 3.5)
+    raw["entities"]["objects"][8]["glint"] = "silver"  # an extra attribute
     raw["entities"]["objects"][9]["defence"] = 2  # apron: 'defense' misspelt
     _, problems = check_definition(raw)
     assert [(p.path, p.severity) for p in problems] == [

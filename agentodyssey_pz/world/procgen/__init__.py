@@ -1,6 +1,6 @@
 """Procedural world definitions: a preset (or spec) and a seed in, a JSON-ready definition dict out.
 
-Layer: world core; imports only the standard library and attrs. The output follows the spec's
+Layer: world core; imports only the standard library and attrs. The output follows the
 world-definition schema and passes `validate.check_definition` with no errors and no warnings.
 Modules: `spec` (sizes and presets), `build` (run state, geography), `objects`, `npcs`; the word
 tables are in `world.wordbook` (shared with the expander).
@@ -9,7 +9,8 @@ Shape of a generated world (Neural MMO-style presets, see `PRESETS`):
 
 * Geography: places of 3-6 areas in a line of rising difficulty; area levels climb from 1 at the
   spawn to `max_level` at the far end. About a quarter of the places (never the spawn place) are
-  locked. No `graph` key: the engine chains places at random (synthesis spec, section 5).
+  locked. No `graph` key: the engine chains places at random
+  (docs/mechanics/world-synthesis.md#stage-4-connectivity).
 * Crafting: one material tier per area level. Each tier has an ore smelted into an ingot, and an
   ingot above tier 1 takes half an ingot of the tier below, so the alloy ladder alone gives recipe
   chains of `max_level + 1` steps. Material families, components, weapons and armour fill the rest.

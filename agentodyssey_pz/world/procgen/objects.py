@@ -1,5 +1,5 @@
 """The object roster of a generated world: basics, one material tier per area level (ore, ingot,
-gear), trophies, extra families, and recipe chains deep enough for the spec."""
+gear), trophies, extra families, and recipe chains deep enough for the preset."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def _add_tools(build: Build, tier: Tier) -> None:
         build, "container", 1, {roles["cloth"]: 3}, dependencies=bench, capacity=15
     )
     # No station on purpose: a writable without dependencies joins the global distribution pool
-    # (synthesis spec, section 6.2), so sheets also turn up in the world.
+    # (docs/mechanics/world-synthesis.md#stage-5-objects), so sheets also turn up in the world.
     roles["writable"] = _add(
         build, "writable", 1, {roles["fiber"]: 1}, text="", max_text_length=120
     )
@@ -219,7 +219,7 @@ def _add_trophies(build: Build) -> None:
 
 
 def _deepen_recipes(build: Build) -> None:
-    """Stack refinements on the top tier until the longest recipe chain reaches the spec's depth
+    """Stack refinements on the top tier until the longest recipe chain reaches the preset's depth
     (the alloy ladder already does for the presets; small custom specs may need this)."""
     top = build.tiers[-1]
     while max(build.depth.values()) < build.spec.crafting_depth:

@@ -8,7 +8,8 @@ from types import MappingProxyType
 
 import attrs
 
-# The ids the base rules hard-code (world-definition spec, section 7); every other id is made up.
+# The ids the base rules know (`obj_key` opens keyless locks: docs/mechanics/verbs.md#enter) and
+# the bundled worlds' coin; every other id is made up.
 COIN_ID = "obj_coin"
 KEY_ID = "obj_key"
 

@@ -3,7 +3,7 @@
 Layer: world core. AgentOdyssey's environment does not synthesise a game's world file as it is: it
 first appends the objects and NPCs its quests need, and it builds remnant's and mark's worlds with
 older generators. `published_world` reproduces that definition from the user's copy, so that our
-synthesis gives the same world for the same seed (docs/world-format.md 10.1):
+synthesis gives the same world for the same seed (docs/world-format.md#101-synthesis-variants):
 
 1. the world file (`assets/world_definitions/...`), read as JSON;
 2. the quests' own entities, appended in AgentOdyssey's order (order fixes synthesis pools and

@@ -90,7 +90,7 @@ GAMES: dict[str, GameSpec] = {
             synthesis="mark",
             main_quest=True,
             rule_packs=("scavenging", "living_world"),
-            # mark's numbers for the living world's rules (docs/rule-packs.md "living_world").
+            # mark's numbers for the living world's rules (docs/rule-packs.md#the-livingworld-pack).
             rule_settings={
                 "active_attack_step": {"min_probability": 0.10, "max_probability": 0.30},
                 "day_cycle_step": {"dangerous_night_additive": 0.15},
@@ -120,7 +120,7 @@ GAMES: dict[str, GameSpec] = {
             main_quest=True,
             rule_packs=("outbreak",),
             # The outbreak pack's light fuel decides who is in the dark, and the dark hides only
-            # the ground and the people around (docs/world-format.md 9.1).
+            # the ground and the people around (docs/world-format.md#91-darkness).
             darkness={"agent_flags": "in_darkness", "hides": "surroundings"},
             missing=(),
         ),

@@ -1,4 +1,5 @@
-"""A published game's main quest and side quests, as our quest data (docs/world-format.md 11).
+"""A published game's main quest and side quests, as our quest data
+(docs/world-format.md#11-quest-data).
 
 Layer: world core. The quest's chapters, stages and texts are read from the user's copy
 (`MainQuestStepRule.QUEST_CONFIG`) and translated condition by condition into our kinds. What the

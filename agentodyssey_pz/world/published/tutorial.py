@@ -1,4 +1,4 @@
-"""A published game's tutorial, as our tutorial section (docs/world-format.md 11.3).
+"""A published game's tutorial, as our tutorial section (docs/world-format.md#113-tutorial).
 
 Layer: world core. Every one of AgentOdyssey's seven games carries tutorial data in the class
 constants of `TutorialRoomStepRule` (its `tutorial.py`): `STEPS` (instruction, setup, conditions),
@@ -10,7 +10,7 @@ every other text is ours. What is code in the game, not data, is in the tables b
 object plays which role in each game, and what remnant takes back beyond its object list.
 
 How each of AgentOdyssey's setup keys and condition types maps onto ours is documented in
-docs/world-format.md 11.3. Anything the translation does not know raises PublishedGameError
+docs/world-format.md#113-tutorial. Anything the translation does not know raises PublishedGameError
 naming the file and the place, rather than being guessed at.
 """
 
@@ -69,7 +69,8 @@ TEXT_PLACEHOLDERS = {
 DATA_PLACEHOLDERS = {"bag": "$bag_name", "writable": "$note_name", "merchant_id": "$merchant"}
 INSTANCE_ROLES = {"bag": "bag", "writable": "note"}
 NPC_KINDS = {"merchant": "merchant", "enemy": "raider"}
-# Setup keys whose value is {object id: count} -> our setup kinds (spec step-rules 9.4).
+# Setup keys whose value is {object id: count} -> our setup kinds
+# (docs/mechanics/tutorial.md#setups).
 COUNT_SETUPS = {
     "ensure_ground_base_if_agent_missing": "give_if_lacking",
     "ensure_ground_base_if_agent_base_count_lt": "give_up_to",

@@ -1,9 +1,9 @@
 """Ambushes: every enemy in an agent's area may hit it once per tick, outside rhythm combat.
 
-Rule pack `base`; spec step-rules.md section 3. The chance grows linearly with the area's level,
-from 5% at level 1 to 15% at the world's highest level, and drops to 2.5% while the agent is in a
-fight. An NPC ambushes at most one agent per tick and never an agent it is fighting in rhythm. The
-rule also ends every agent's `defend` (it lasts one tick). Randomness: one `rng.random()` per
+Rule pack `base`; docs/mechanics/combat.md#ambushes. The chance grows linearly with the area's
+level, from 5% at level 1 to 15% at the world's highest level, and drops to 2.5% while the agent is
+in a fight. An NPC ambushes at most one agent per tick and never an agent it is fighting in rhythm.
+The rule also ends every agent's `defend` (it lasts one tick). Randomness: one `rng.random()` per
 (agent, candidate NPC), agents in order, NPCs in arrival order, as the reference draws them.
 
 Packs that change the odds or the damage (the bundled `living_world`) subclass this rule (same

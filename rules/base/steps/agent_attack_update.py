@@ -1,9 +1,9 @@
 """Attack update: an agent's attack is its base attack plus the best weapon it holds in hand.
 
-Rule pack `base`; spec step-rules.md section 1. Runs first in the step phase, so the attack an agent
-uses in `attack` is the one computed at the end of the previous tick. Fixed reference quirk (spec
-section 1): the reference stops updating at the first agent whose attack is not positive; every
-agent is updated here.
+Rule pack `base`; docs/mechanics/combat.md#attack-update. Runs first in the step phase, so the
+attack an agent uses in `attack` is the one computed at the end of the previous tick. Fixed
+reference quirk (docs/mechanics/combat.md#quirk-every-agents-attack-is-updated): the reference stops
+updating at the first agent whose attack is not positive; every agent is updated here.
 """
 
 from __future__ import annotations

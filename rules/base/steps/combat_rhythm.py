@@ -1,7 +1,7 @@
 """Combat rhythm: every NPC an agent has engaged acts once per tick, following its cyclic pattern.
 
-Rule pack `base`; spec step-rules.md section 2. Each agent keeps its own rhythm index per NPC
-(`agent.combats`), so an NPC fighting two agents acts against each independently. An engagement
+Rule pack `base`; docs/mechanics/combat.md#rhythm-combat. Each agent keeps its own rhythm index per
+NPC (`agent.combats`), so an NPC fighting two agents acts against each independently. An engagement
 is dropped when it went stale (the agent or the NPC left, the NPC died or vanished). A rhythm
 attack that brings the agent to 0 HP ends all of its fights; the death itself is handled later in
 the tick by the death-and-respawn rule.
@@ -18,7 +18,7 @@ from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Npc
 
-ATTACK = "attack"  # the pattern actions (spec: attack, defend, wait)
+ATTACK = "attack"  # the pattern actions (attack, defend, wait)
 DEFEND = "defend"
 WAIT = "wait"
 DEFEND_FACTOR = 0.1  # share of a rhythm attack's damage an agent takes while defending
@@ -40,8 +40,9 @@ class CombatRhythm(BaseStepRule):
         game = ctx.game
         for agent in game.agents.values():
             if agent.hp <= 0 or not agent.combats or game.in_tutorial_room(agent):
-                # Without combats there is no stamina reset (spec 2): an attack streak on an NPC
-                # that never engages keeps draining stamina until wait/defend.
+                # Without combats there is no stamina reset
+                # (docs/mechanics/combat.md#rhythm-combat): an attack streak on an NPC that never
+                # engages keeps draining stamina until wait/defend.
                 continue
             self._fight(ctx, res, agent)
 

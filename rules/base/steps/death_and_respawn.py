@@ -1,14 +1,16 @@
 """Death and respawn: an agent at 0 HP or below leaves what it held and wore where it fell and
 comes back at the spawn area with full health.
 
-Rule pack `base`; spec step-rules.md section 5. Runs last among the combat rules, after rhythm
-attacks and ambushes. The equipped inventory container drops with its contents inside it. XP,
-level, max HP, base attack, quest progress and tracked history are kept.
+Rule pack `base`; docs/mechanics/combat.md#death-and-respawn. Runs last among the combat rules,
+after rhythm attacks and ambushes. The equipped inventory container drops with its contents inside
+it. XP, level, max HP, base attack, quest progress and tracked history are kept.
 
 Fixed reference quirks: every fight ends on death (the reference leaves stale engagements after an
-ambush death, which the rhythm rule drops a tick later, spec 5), and attack is the base attack at
-once (the reference recomputes it a tick later, as with the level-up bonus, rewards 7.7); dropped
-equipped items are tracked as moving from `equip`, not `hand` (rule-framework section 5).
+ambush death, which the rhythm rule drops a tick later;
+docs/mechanics/combat.md#quirk-death-ends-every-fight-at-once), and attack is the base attack at
+once (the reference recomputes it a tick later, as with the level-up bonus;
+docs/mechanics/rewards.md#quirk-a-level-up-raises-attack-at-once); dropped equipped items are
+tracked as moving from `equip`, not `hand`.
 """
 
 from __future__ import annotations

@@ -1,19 +1,22 @@
 """`main_quest_step` (priority 2): runs the world's main quest, declared as data, for every agent.
 
-Rule pack `base`; spec step-rules section 8. Chapters run in linear mode (stage after stage) or,
-when any stage has `requires`, as a goal graph (every stage whose requirements are done is active;
-stages without conditions close when their requirements do). Each agent has its own progress, guide
-and bosses, so any number of agents progress at their own speed. Quest variables are set up once per
-episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
+Rule pack `base`; docs/mechanics/quests.md#the-main-quest. Chapters run in linear mode (stage after
+stage) or, when any stage has `requires`, as a goal graph (every stage whose requirements are done
+is active; stages without conditions close when their requirements do). Each agent has its own
+progress, guide and bosses, so any number of agents progress at their own speed. Quest variables are
+set up once per episode and kept in `world.auxiliary["main_quest"]` (saved with the world).
 
-Fixed reference quirks: per-agent guides and bosses (6.5, 8.6); a boss appears only through a
+Fixed reference quirks: per-agent guides and bosses
+(docs/mechanics/quests.md#quirk-per-agent-guides-and-bosses); a boss appears only through a
 stage's `spawn_boss` effect, and a kill of an agent's boss by anyone counts for its owner, so no
-quest can soft-lock (8.7); a `shared` boss (one for everyone) counts as beaten for everyone once
-anyone kills it; boss modifiers are recomputed from the base stats every tick (8.7,
-`quest_bosses.py`); every completed stage emits `quest_stage_advanced` unless
-`GameConfig.reward_final_quest_stages` is False (8.8); a guide's reminders are counted from the
-start of the agent's stage. What conditions read back (kills, lit areas, talks, purchases, NPCs
-killed) is recorded by `quest_tracking.py`, only for the quests that read it.
+quest can soft-lock; a `shared` boss (one for everyone) counts as beaten for everyone once
+anyone kills it; boss modifiers are recomputed from the base stats every tick
+(docs/mechanics/quests.md#quirk-boss-modifiers-are-recomputed-every-tick, `quest_bosses.py`);
+every completed stage emits `quest_stage_advanced` unless
+`GameConfig.reward_final_quest_stages` is False
+(docs/mechanics/rewards.md#quirk-final-quest-stages-pay-nothing); a guide's reminders are counted
+from the start of the agent's stage. What conditions read back (kills, lit areas, talks, purchases,
+NPCs killed) is recorded by `quest_tracking.py`, only for the quests that read it.
 """
 
 from __future__ import annotations
@@ -152,7 +155,7 @@ class MainQuest(BaseStepRule):
     @staticmethod
     def _adopt_placed_bosses(quest: MainQuestDef, state: dict[str, Any], world: World) -> None:
         """A boss with `placed` is the NPC its setup step placed, everyone's from the start: a
-        kill by anyone, whenever, beats it (docs/world-format.md 11.1)."""
+        kill by anyone, whenever, beats it (docs/world-format.md#111-main-quest)."""
         for key, boss in quest.bosses.items():
             if boss.placed is not None:
                 npc_id = state["vars"].get(boss.placed[1:])
@@ -507,8 +510,8 @@ class QuestRun:
         if goals.checked:
             scope = self.scope()
             finished = [s for s in goals.checked if stage_done(s.done_all, s.done_any, scope)]
-        # Every stage done this tick completes (spec 8.9 step 2) before the chapter or the quest
-        # may close (step 3).
+        # Every stage done this tick completes (docs/mechanics/quests.md#goal-graph-chapters) before
+        # the chapter or the quest may close (step 3).
         if finished:
             for stage in finished:
                 self.finish_stage(stage, self.dag_payload(stage), linear=False)

@@ -1,14 +1,16 @@
 """New-craftable feedback: the first time an agent carries an ingredient, say what it can make.
 
-Rule pack `base`; spec step-rules.md section 4. "Carries" = hands, equipped items, the inventory and
-containers held in hand (as `possession` counts them); the ground does not count. Every newly
-carried definition id joins `agent.acquired`, ingredient or not.
+Rule pack `base`; docs/mechanics/step-rules.md#new-craftable-feedback. "Carries" = hands, equipped
+items, the inventory and containers held in hand (as `possession` counts them); the ground does not
+count. Every newly carried definition id joins `agent.acquired`, ingredient or not.
 
-Fixed reference quirks (spec section 4): feedback and the `new_crafting_recipe_seen` event come only
-when something is new (the reference emits an empty line and an empty event every tick), one line
-per ingredient, ingredients sorted by definition id and products in definition order (the
-reference's order comes from sets). The rule runs per agent once that agent has passed the tutorial
-(the reference waits until every agent has), and not while it stands in the tutorial room.
+Fixed reference quirks
+(docs/mechanics/step-rules.md#quirk-craftable-feedback-only-when-something-is-new): feedback and the
+`new_crafting_recipe_seen` event come only when something is new (the reference emits an empty line
+and an empty event every tick), one line per ingredient, ingredients sorted by definition id and
+products in definition order (the reference's order comes from sets). The rule runs per agent once
+that agent has passed the tutorial (the reference waits until every agent has), and not while it
+stands in the tutorial room.
 
 Packs that word the lines or report otherwise (the bundled `living_world`) subclass this rule
 (same name) and override `reports`, `lines`, `uses_text` or `report`.

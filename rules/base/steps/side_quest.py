@@ -1,6 +1,6 @@
 """`side_quest_step` (priority 3): four repeatable errands per agent, published by its own guide.
 
-Rule pack `base`; spec step-rules section 6, data in the world's `side_quests` section
+Rule pack `base`; docs/mechanics/quests.md#side-quests, data in the world's `side_quests` section
 (`agentodyssey_pz/world/side_quest_data.py`). Once an agent has explored `unlock_after` areas
 besides the spawn area, its guide appears and offers one task per scenario (collect, craft, talk,
 trade) drawn from what the agent has seen; a finished task pays coins on the agent's ground and
@@ -9,16 +9,18 @@ counts as the `side_quest` reward component. Everything is kept in `agent.progre
 saved with the game.
 
 Fixed reference quirks and interpretations:
-* one guide instance per agent (6.5), named from the data's pool: shuffled with
-  `random.Random(seed ^ 0x5A5A5A5A)`, agents by sorted id take the next name no NPC uses; agents
-  beyond the pool get the fallback name, numbered from the second one on so names stay unique;
-* trade tasks only offer priced items (6.3; the reference offers items `buy` refuses);
+* one guide instance per agent (docs/mechanics/quests.md#quirk-one-guide-per-agent), named from the
+  data's pool: shuffled with `random.Random(seed ^ 0x5A5A5A5A)`, agents by sorted id take the next
+  name no NPC uses; agents beyond the pool get the fallback name, numbered from the second one on so
+  names stay unique;
+* trade tasks only offer priced items (the reference offers items `buy` refuses;
+  docs/mechanics/quests.md#quirk-trade-tasks-only-for-priced-items);
 * visits are recorded before the step rules, so the side quests unlock on the tick the agent stands
-  in its last required area (the reference lags one tick, 6.2);
+  in its last required area (the reference lags one tick);
 * agents who have not passed the tutorial are skipped (per agent, like the main quest);
 * the guide is touched every tick, but its ledger (dialogue) is re-rendered only when a task or the
   guide itself changed - the text is a function of those, so agents read the same as if it were
-  rewritten every tick (6.5), at a fraction of the cost.
+  rewritten every tick, at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def area_text(world: World, area_id: str) -> str:
     return f"{world.places[area.place_id].name}, {area.name}"
 
 
-# ------------------------------------------------------------------ candidates (spec 6.3)
+# ------------------------------------------------------------------ candidates
 # G is the area of the agent's guide, V the visited areas (visit order), E = V - {G}.
 def collect_candidates(world: World, explored: list[str], guide_area: str) -> list[tuple[str, int]]:
     """Raw, non-quest kinds lying somewhere in E but not on G's ground, with their total in E."""
@@ -221,7 +223,7 @@ class Errands:
         self.agent.progress[STATE_KEY] = progress
         return progress
 
-    # ---------------------------------------------------------------- the tick (spec 6.2)
+    # ---------------------------------------------------------------- the tick
     def advance(self) -> None:
         progress, visited = self.progress, self.agent.visited
         if not progress["unlocked"]:
@@ -267,7 +269,7 @@ class Errands:
             self.progress["guide_name"] = self.state["guide_names"][self.agent.id] = npc.name
         return npc
 
-    # ---------------------------------------------------------------- tasks (spec 6.3)
+    # ---------------------------------------------------------------- tasks
     def publish(self, scenario: str) -> None:
         guide_area = self.world.npcs[self.progress["guide"]].area_id
         visited = list(self.agent.visited)
@@ -322,7 +324,7 @@ class Errands:
         task = dict(target=did, target_name=name, target_npc=npc_id, npc_name=npc_name)
         return {**task, "target_area": area_id, "description": text}
 
-    # ---------------------------------------------------------------- completion (spec 6.4)
+    # ---------------------------------------------------------------- completion
     def is_done(self, scenario: str, task: dict[str, Any], mine: list[Any]) -> bool:
         """Whether a task is done; `mine` is this tick's events about the agent."""
         if scenario == "collect":
@@ -381,7 +383,7 @@ class Errands:
         if any(a not in seen for a in agent.visited):
             self.publish(scenario)
 
-    # ---------------------------------------------------------------- the guide's ledger (6.5)
+    # ---------------------------------------------------------------- the guide's ledger
     def write_dialogue(self, guide: Any) -> None:
         """One line per scenario: its task and pay, or that there is none for now."""
         texts = self.data.texts

@@ -1,33 +1,34 @@
 """`tutorial_room_step` (priority 1): every agent learns the verbs in a tutorial room of its own.
 
-Rule pack `base`; spec step-rules 9. The steps, their setups and completion conditions are data (the
-world's `tutorial` quest section, `world/tutorial_data.py`); this rule runs them. On its first tick
-the rule gives each agent that has not passed a room: one place (`place_tutorial`, named from the
-data) holds one area per agent, linked to the spawn area by a personal path only its agent sees and
-uses, locked with the KEY role. The agent's BAG and NOTE instances and its merchant and raider live
-in that room. Per tick and agent: emit `dep_tracker_hint` and check the current step's conditions
-(this tick's events of the agent, or state): done -> `tutorial_stage_advanced`, the next step's
-setup (spec 9.4) and instruction; not done -> the step's setup again and its instruction, with a
-warning from the second miss in a row. (The spec applies the setup before the check; the order only
-matters for what the right action used up, which is then not handed out again.) Leaving the room
-after the last-but-one step (entering spawn with the key) completes the tutorial
-(`tutorial_completed`; the completion text may list the verbs the game's packs add beyond the base
-pack's, `{extra_verbs}`); leaving any other way passes it without completion. With the rule set
-switched on but no tutorial to play (the default one switched off in a world it cannot serve,
-docs/world-format.md 11.3), every agent simply passes.
+Rule pack `base`; docs/mechanics/tutorial.md. The steps, their setups and completion conditions are
+data (the world's `tutorial` quest section, `world/tutorial_data.py`); this rule runs them. On its
+first tick the rule gives each agent that has not passed a room: one place (`place_tutorial`, named
+from the data) holds one area per agent, linked to the spawn area by a personal path only its agent
+sees and uses, locked with the KEY role. The agent's BAG and NOTE instances and its merchant and
+raider live in that room. Per tick and agent: emit `dep_tracker_hint` and check the current step's
+conditions (this tick's events of the agent, or state): done -> `tutorial_stage_advanced`, the next
+step's setup (docs/mechanics/tutorial.md#setups) and instruction; not done -> the step's setup again
+and its instruction, with a warning from the second miss in a row. (The reference applies the setup
+before the check; the order only matters for what the right action used up, which is then not handed
+out again.) Leaving the room after the last-but-one step (entering spawn with the key) completes the
+tutorial (`tutorial_completed`; the completion text may list the verbs the game's packs add beyond
+the base pack's, `{extra_verbs}`); leaving any other way passes it without completion. With the rule
+set switched on but no tutorial to play (the default one switched off in a world it cannot serve,
+docs/world-format.md#113-tutorial), every agent simply passes.
 
-Fixed multi-agent and resume quirks (spec 9.7): one room and exit per agent, so no agent's key
-opens another's way and a finished agent cannot walk back in; an agent that leaves gets its room
-removed at once (its NPCs, leftover tutorial instances, its path and area; the place with the last
-room) and only what the tutorial handed that agent is taken back - units placed by setups, bought
-from or paid by its merchant, or crafted in the room, up to the recorded counts, and its BAG/NOTE
-by instance id, and only of the kinds the data's `take_back` lists if it has one - so nothing
-from the real world is confiscated; agents who finish early play normally at once (kills, crafts
-and trades are tracked per agent). The tutorial's NPCs are quest
-NPCs, so an agent's merchant cannot be attacked (the reference's merchant, non-quest with 1 HP, can
-be killed mid-tutorial, and that kill even completes step 22): step 22 wants the raider. Everything
-is recorded in `world.auxiliary["tutorial_room"]` and `agent.progress["tutorial_room"]`, so a
-resumed game re-creates nothing.
+Fixed multi-agent and resume quirks
+(docs/mechanics/tutorial.md#quirk-one-room-and-one-exit-per-agent): one room and exit per agent, so
+no agent's key opens another's way and a finished agent cannot walk back in; an agent that leaves
+gets its room removed at once (its NPCs, leftover tutorial instances, its path and area; the place
+with the last room) and only what the tutorial handed that agent is taken back - units placed by
+setups, bought from or paid by its merchant, or crafted in the room, up to the recorded counts, and
+its BAG/NOTE by instance id, and only of the kinds the data's `take_back` lists if it has one - so
+nothing from the real world is confiscated; agents who finish early play normally at once (kills,
+crafts and trades are tracked per agent). The tutorial's NPCs are quest NPCs, so an agent's merchant
+cannot be attacked (the reference's merchant, non-quest with 1 HP, can be killed mid-tutorial, and
+that kill even completes step 22): step 22 wants the raider. Everything is recorded in
+`world.auxiliary["tutorial_room"]` and `agent.progress["tutorial_room"]`, so a resumed game
+re-creates nothing.
 
 State: `world.auxiliary["tutorial_room"] = {"place_id", "rooms": {agent_id: {"area_id", "instances":
 {role: id}, "npcs": {role: id}, "created": [instance and NPC ids], "given": {def_id: units},
@@ -78,7 +79,7 @@ ROOM_SHAPE = Record(
     }
 )  # fmt: skip
 STATE_SHAPE = Record({"rooms": MapOf(ROOM_SHAPE)}, {"place_id": (str, None), "removed": bool})
-PLACE_ID, AREA_ID = "place_tutorial", "area_tutorial_room"  # spec 9.2; `_1`, `_2` ... when taken
+PLACE_ID, AREA_ID = "place_tutorial", "area_tutorial_room"  # `_1`, `_2` ... when taken
 ROOM_LEVEL = 1
 WARN_AFTER_MISSES = 1  # the warning comes with every miss after this many in a row
 EXTRA_VERBS_PLACEHOLDER = "{" + EXTRA_VERBS + "}"
@@ -306,7 +307,7 @@ class Lesson:
                 continue
             given[oid] = given.get(oid, 0) + n
 
-    # ---------------------------------------------------------------- setups (spec 9.4)
+    # ---------------------------------------------------------------- setups
     def apply_setup(self, step: TutorialStep, index: int) -> None:
         for setup in step.setup:
             SETUPS[setup.kind](self, setup, index)
@@ -401,7 +402,7 @@ class Lesson:
             inventory=dict(proto.loot),
             unique=False,
             quest=True,
-            combat_pattern=(),  # tutorial NPCs never fight in rhythm (spec 2)
+            combat_pattern=(),  # tutorial NPCs never fight in rhythm
         )
         world.add_npc(npc, self.room["area_id"])
         return npc
@@ -411,7 +412,7 @@ class Lesson:
         if self.world.graph.path(room_id, spawn) is not None:
             self.world.graph.set_locked(room_id, spawn, True)
 
-    # ---------------------------------------------------------------- leaving (spec 9.6)
+    # ---------------------------------------------------------------- leaving
     def finish(self, room: dict[str, Any] | None, *, completed: bool) -> None:
         spawn = self.world.spawn_area
         self.set_progress(passed=True)

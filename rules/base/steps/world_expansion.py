@@ -1,21 +1,23 @@
 """`world_expansion_step` (priority 100): the world grows when some agent has explored all of it.
 
-Rule pack `base`; spec step-rules section 7. Active when the game says expansion is enabled
-(`GameConfig.world_expansion`, else the world's `features.online_expansion`) and has a generator:
-`Game(expansion_generator=...)` (a language-model one plugs in there), or the offline
+Rule pack `base`; docs/mechanics/step-rules.md#world-expansion. Active when the game says expansion
+is enabled (`GameConfig.world_expansion`, else the world's `features.online_expansion`) and has a
+generator: `Game(expansion_generator=...)` (a language-model one plugs in there), or the offline
 `ProceduralExpander` that `GameConfig(world_expansion=True)` brings. With neither - a world that
 only sets `online_expansion` - the rule does nothing, as the reference without a language model
-(the spec's recommendation: an injectable generator, default none). When the areas of the
+(an injectable generator, default none). When the areas of the
 world (tutorial rooms aside) are all among one agent's visited areas, the generator
-is called with a seed from the game's generator and its spec is merged with
+is called with a seed from the game's generator and its expansion spec is merged with
 `World.expand`, which validates it first and changes nothing when it is invalid. Every agent is then
 told which new lands appeared.
 
 Fixed reference quirks: the generator runs synchronously, so there is no pending job and no "the
-world starts to change" line (7); the trigger sees this tick's visits (the engine records them
-before the step rules; 7 and 10.3); one feature flag source (7, 10.6); a failed or empty expansion
-is logged, nobody is told, and it is retried when some agent visits an area it had not visited,
-or after a back-off of RETRY_TICKS ticks, doubling with each failure in a row up to
+world starts to change" line; the trigger sees this tick's visits (the engine records them
+before the step rules; docs/mechanics/step-rules.md#quirk-step-rules-see-this-ticks-visits); one
+feature flag source
+(docs/mechanics/step-rules.md#quirk-expansion-is-synchronous-and-quiet-on-failure); a failed or
+empty expansion is logged, nobody is told, and it is retried when some agent visits an area it had
+not visited, or after a back-off of RETRY_TICKS ticks, doubling with each failure in a row up to
 MAX_RETRY_TICKS (the reference re-triggers every other tick and spams its agents, 7; waiting for
 visits alone would end growth for good once every area is seen, after one bad reply of a language
 model). State lives in `world.auxiliary["world_expansion"]`: `{"count", "total_areas",
@@ -38,7 +40,7 @@ from agentodyssey_pz.world.world import World
 LOG = logging.getLogger("agentodyssey_pz.rules")
 STATE_KEY = "world_expansion"
 TUTORIAL_KEY = "tutorial_room"
-SEED_RANGE = (0, 10**9)  # the seed handed to the generator and to World.expand (spec 7)
+SEED_RANGE = (0, 10**9)  # the seed handed to the generator and to World.expand
 RETRY_TICKS = 10  # back-off after a failed expansion, doubling per failure in a row ...
 MAX_RETRY_TICKS = 320  # ... up to this
 

@@ -1,6 +1,6 @@
 """`attack <npc>`: hit an NPC in my area; a surviving enemy with a combat pattern fights back.
 
-Rule pack `base`; spec actions.md section 6. Damage is `int(attack * stamina)`, cut to a tenth
+Rule pack `base`; docs/mechanics/verbs.md#attack. Damage is `int(attack * stamina)`, cut to a tenth
 (truncated) when the NPC's rhythm action this round is `defend`. From the second attack of a
 streak on, stamina drops by 0.2 (floor 0.2) after the blow, so it weakens the next one. A kill is
 handled by the rule framework's `kills.kill_npc`; a surviving enemy with a pattern starts rhythm
@@ -8,10 +8,12 @@ combat. Packs that change a blow subclass `Attack` (same name) and override its 
 `extra_damage` (added after the base damage and the tiring), `kill` and `wound` (what follows).
 
 Reference quirks fixed: the help text says a defending NPC takes 10% of the damage (the reference's
-says 25% while its code applies 10%; quirk 18.2); guides are protected by what they are (friendly
-and `quest`), not by one hard-coded definition id; kills are suppressed per agent that has not
-passed the tutorial (spec 0.4). Kept as the spec recommends (quirk 18.3): attacking a target that
-never fights back still counts in the streak and tires.
+says 25% while its code applies 10%; docs/mechanics/combat.md#quirk-the-help-text-says-a-tenth);
+guides are protected by what they are (friendly and `quest`), not by one hard-coded definition id;
+kills are suppressed per agent that has not passed the tutorial
+(docs/mechanics/rewards.md#quirk-tracking-held-back-per-agent). Kept: attacking a target that never
+fights back still counts in the streak and tires
+(docs/mechanics/combat.md#quirk-attacks-on-a-target-that-never-fights-back-still-tire).
 """
 
 from __future__ import annotations

@@ -1,18 +1,20 @@
 """`buy <amount> <object> <merchant>`: pay a merchant here for units of its stock.
 
-Rule pack `base`; spec actions.md section 16. Coins are paid from the hands first, then the equipped
-inventory, then containers held in hand; the merchant pockets them and its stock shrinks. What was
-bought appears on the ground here (containers and writables as new instances). The amount is
-clamped to the stock; there is no partial purchase by money. Purchases count towards the trade
-reward (`agent.traded`) unless the agent has not passed the tutorial yet (spec 0.4 holds it back for
-everyone while anyone is in the tutorial: a quirk, rewards-and-progression 7.3; we do it per agent).
+Rule pack `base`; docs/mechanics/verbs.md#buy. Coins are paid from the hands first, then the
+equipped inventory, then containers held in hand; the merchant pockets them and its stock shrinks.
+What was bought appears on the ground here (containers and writables as new instances). The amount
+is clamped to the stock; there is no partial purchase by money. Purchases count towards the trade
+reward (`agent.traded`) unless the agent has not passed the tutorial yet (the reference holds it
+back for everyone while anyone is in the tutorial;
+docs/mechanics/rewards.md#quirk-tracking-held-back-per-agent).
 
 Reference quirks fixed and interpretations:
-* As in the spec, an instance name (`label_3`) buys a new unit of its definition; `valid_params`
-  lists each item once, by its definition name (observations-and-loop 10: one entry per item).
-* Valid actions (observations-and-loop 10): the reference is off by one, ignores the stock, divides
-  by zero for free goods and fails on stock ids the world does not define; we list amounts
-  1..min(stock, coins // price) (1..stock if free) for defined, priced stock only.
+* As in the reference, an instance name (`label_3`) buys a new unit of its definition;
+  `valid_params` lists each item once, by its definition name (one entry per item).
+* Valid actions (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): the reference is off
+  by one, ignores the stock, divides by zero for free goods and fails on stock ids the world does
+  not define; we list amounts 1..min(stock, coins // price) (1..stock if free) for defined, priced
+  stock only.
 * A clamped amount is reported only when the purchase happens, so a refusal is one line.
 """
 
@@ -39,7 +41,7 @@ from ..trade import (
 
 
 def quote(world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Line:
-    """Spec 16.1-4: amount, merchant and object, then the price checks; nothing changes."""
+    """Amount, merchant and object, then the price checks; nothing changes."""
     amount_text, obj_name, npc_name = params
     found = merchant_for(world, agent, "buy", amount_text, npc_name)
     if isinstance(found, Line):
@@ -55,7 +57,7 @@ def quote(world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Li
 def price_checked(
     world: World, agent: AgentState, npc: Npc, obj: ObjectDef, requested: int
 ) -> Deal | Line:
-    """Spec 16.5-10: a price, stock, and enough coins for the (stock-clamped) amount."""
+    """A price, stock, and enough coins for the (stock-clamped) amount."""
     if obj.value is None:
         return Line("buy.not_sold", f"I cannot buy {obj.name}: {npc.name} does not trade in it.")
     price = int(obj.value)
@@ -99,7 +101,7 @@ class Buy(DealRule):
         npc.coins += cost
         remove_count(npc.inventory, obj.id, amount)
         place_on_ground(world, agent, obj.id, amount, res)
-        if agent.tutorial_passed:  # trade tracking waits until the tutorial is passed (spec 0.4)
+        if agent.tutorial_passed:  # trade tracking waits until the tutorial is passed
             agent.traded[obj.id] = agent.traded.get(obj.id, 0) + amount
         res.say(
             agent.id,

@@ -1,23 +1,25 @@
 """`craft <amount> <object>`: make units of an object from the ingredients I carry, at the stations
 standing here; the product lands on the ground (containers and writables as new instances).
 
-Rule pack `base`; spec actions.md section 14. Stations (`craft.dependencies`) must be on the ground
-of this area (holding one does not count) and are not used up. Ingredients come from the carried
-stores in order: hands, the equipped inventory, then containers held in hand. The amount is clamped
-to what the ingredients allow. Crafting counts towards the craft reward (`agent.crafted`) unless the
-agent has not passed the tutorial (spec 0.4 holds it back for everyone while anyone is in the
-tutorial: a quirk, rewards-and-progression 7.3; we hold it back per agent).
+Rule pack `base`; docs/mechanics/verbs.md#craft. Stations (`craft.dependencies`) must be on the
+ground of this area (holding one does not count) and are not used up. Ingredients come from the
+carried stores in order: hands, the equipped inventory, then containers held in hand. The amount is
+clamped to what the ingredients allow. Crafting counts towards the craft reward (`agent.crafted`)
+unless the agent has not passed the tutorial (the reference holds it back for everyone while anyone
+is in the tutorial; docs/mechanics/rewards.md#quirk-tracking-held-back-per-agent).
 
-Fractional recipes (`GameConfig.fractional_crafting`, quirk 6):
+Fractional recipes (`GameConfig.fractional_crafting`; quirk "fractional ingredients lose their
+remainder", docs/mechanics/verbs.md#quirk-fractional-ingredients-lose-their-remainder):
 * "exact" (default): whole units are taken and the unused fraction of the last unit is kept as the
   agent's credit for that ingredient (`agent.craft_credit`), which counts as available next time;
   over repeated crafts exactly `quantity x total` units are consumed (0.5 bar: two crafts, 1 bar).
-* "reference": each source is floored after subtracting, destroying the remainder (spec 14.9).
+* "reference": each source is floored after subtracting, destroying the remainder.
 
 Quirks fixed:
 * Writable products count every ingredient by definition id over plain and instance entries (the
-  reference counts only instances, so they could never be made; spec 14 bug, quirk 5).
-* As the spec says, an instance name (`label_3`) crafts its definition; `valid_params` lists each
+  reference counts only instances, so they could never be made;
+  docs/mechanics/verbs.md#quirk-writable-products-can-be-crafted).
+* As in the reference, an instance name (`label_3`) crafts its definition; `valid_params` lists each
   craftable once, by its definition name.
 """
 
@@ -133,7 +135,8 @@ def consume_reference(
     amount: int,
     res: RuleResult,
 ) -> None:
-    """Spec 14.9: each touched entry is floored after subtracting (fractions are destroyed)."""
+    """The reference's way: each touched entry is floored after subtracting (fractions are
+    destroyed)."""
     def_of = world.def_of
     for ing, q in recipe.items():
         need = round(q * amount, FRACTION_DIGITS)
@@ -167,7 +170,7 @@ def shortfall(
 
 
 def produce(world: World, agent: AgentState, obj: ObjectDef, amount: int, res: RuleResult) -> None:
-    """The product appears on the ground (spec 14.10-12); tracked unless still in the tutorial."""
+    """The product appears on the ground; tracked unless still in the tutorial."""
     if agent.tutorial_passed:
         add_count(agent.crafted, obj.id, amount)
     placed = place_on_ground(world, agent, obj.id, amount, res)
@@ -229,7 +232,7 @@ class Craft(ListsAmounts, BaseActionRule):
         requested: int,
         res: RuleResult,
     ) -> None:
-        """Ingredient checks and clamp (spec 14.6-8), then consumption in the configured mode."""
+        """Ingredient checks and clamp, then consumption in the configured mode."""
         agent, world = ctx.actor, ctx.world
         exact = ctx.game.config.fractional_crafting == EXACT
         stores = carried_stores(world, agent)

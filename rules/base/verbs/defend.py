@@ -1,5 +1,5 @@
 """`defend`: brace for this tick's attacks (they deal a tenth); in combat, recover half the
-missing stamina. Rule pack `base`; spec actions.md section 2."""
+missing stamina. Rule pack `base`; docs/mechanics/verbs.md#defend."""
 
 from __future__ import annotations
 

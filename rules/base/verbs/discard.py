@@ -1,12 +1,14 @@
 """`discard <amount> <object> <container>`: tip units out of a container onto the ground here.
 
-Rule pack `base`; spec actions.md section 8. The container is `inventory` or a container instance
-here, held or equipped; the amount is checked first (before any name) and clamped to what the
-container holds ("only found N"). The event's `from` is `inventory` or the container name as typed.
+Rule pack `base`; docs/mechanics/verbs.md#discard. The container is `inventory` or a container
+instance here, held or equipped; the amount is checked first (before any name) and clamped to what
+the container holds ("only found N"). The event's `from` is `inventory` or the container name as
+typed.
 
-Quirks fixed: none in the verb itself (spec 8 has none); the reference's valid-action list offered
-containers anywhere in the world and never the instances inside them (observations-and-loop 10):
-ours lists containers in reach and every entry in them, instances included.
+Quirks fixed: none in the verb itself; the reference's valid-action list offered
+containers anywhere in the world and never the instances inside them
+(docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): ours lists containers in reach and
+every entry in them, instances included.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class Discard(ListsAmounts, BaseActionRule):
         container: ContainerInstance,
         res: RuleResult,
     ) -> None:
-        """Presence check and clamp (spec 8.3-4), then the move onto the ground."""
+        """Presence check and clamp, then the move onto the ground."""
         agent, area_id = ctx.actor, ctx.actor.area_id
         inside = container.items.get(oid, 0)
         where = "my inventory" if cname == INVENTORY else cname

@@ -1,4 +1,5 @@
-"""`drop <object>`: one unit from the hands onto the ground. Rule pack `base`; spec actions.md 4."""
+"""`drop <object>`: one unit from the hands onto the ground. Rule pack `base`;
+docs/mechanics/verbs.md#drop."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ class Drop(BaseActionRule):
     valid_params_from_mask = True
 
     # Its listings read only what the agent carries: offered in a dark that hides only the
-    # surroundings (docs/rule-packs.md "Listings in the dark").
+    # surroundings (docs/rule-packs.md#listings-in-the-dark).
     dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

@@ -1,9 +1,10 @@
 """`enter <area>`: walk to a neighbouring area, unlocking a locked path on the way if I can.
 
-Rule pack `base`; spec actions.md section 5. A locked path opens (for good, both directions) with
-one unit of its own key held in hand, which is used up. Fixed reference quirk: the reference ignores
-the path's key and only accepts `obj_key`; we honour the key the path names and fall back to
-`obj_key` for paths locked without a key. As the spec recommends, nothing else opens a lock here:
+Rule pack `base`; docs/mechanics/verbs.md#enter. A locked path opens (for good, both directions)
+with one unit of its own key held in hand, which is used up. Fixed reference quirk: the reference
+ignores the path's key and only accepts `obj_key`; we honour the key the path names and fall back to
+`obj_key` for paths locked without a key. As
+docs/mechanics/verbs.md#quirk-a-path-opens-with-its-own-key says, nothing else opens a lock here:
 lockpicks are a pack feature (e.g. cinderdeep's `lockpick` verb). I cannot leave while an engaged
 enemy stands in this area.
 
@@ -23,15 +24,16 @@ from agentodyssey_pz.world.world import World
 
 from ..carrying import hand_loc
 
-FALLBACK_KEY = "obj_key"  # opens paths locked without a named key (the spec's well-known id)
+FALLBACK_KEY = "obj_key"  # opens paths locked without a named key (a well-known id)
 
 
 def blocking_enemies(world: World, agent: AgentState) -> list[str]:
     """Names of engaged NPCs that are alive and stand in the agent's area.
 
-    Deliberately looser than the letter of spec 5 check 1 (which blocks while the NPC merely still
-    exists): an NPC killed or gone earlier in this tick no longer blocks, although the combat-rhythm
-    rule drops the stale engagement only at the end of the tick. Pinned by
+    Deliberately looser than the reference (which blocks while the NPC merely still exists;
+    docs/mechanics/verbs.md#quirk-a-stale-engagement-does-not-block): an NPC killed or gone earlier
+    in this tick no longer blocks, although the combat-rhythm rule drops the stale engagement only
+    at the end of the tick. Pinned by
     tests/rules/test_enter.py::test_stale_engagements_do_not_block."""
     here = world.areas[agent.area_id].npcs
     names = []

@@ -1,11 +1,12 @@
 """`equip <object>`: wear a held armour, or take up a held container as my inventory.
 
-Rule pack `base`; spec actions.md section 12. One unit moves from the hands to the equipped items.
-At most one inventory container and one armour; armour adds its defense. Weapons, tools, writables
-and everything else cannot be equipped (a weapon counts while held in hand). Reference quirk fixed
-(18.8): only what `equip` accepts is listed as valid (held armour and held container instances),
-never weapons. Tracking: armour moves to the `equip` location like containers (the reference's
-separate `armor` kind strands tokens; dependency-tracker 2.1).
+Rule pack `base`; docs/mechanics/verbs.md#equip. One unit moves from the hands to the equipped
+items. At most one inventory container and one armour; armour adds its defense. Weapons, tools,
+writables and everything else cannot be equipped (a weapon counts while held in hand). Reference
+quirk fixed (docs/mechanics/verbs.md#quirk-weapons-are-not-offered-for-equip): only what `equip`
+accepts is listed as valid (held armour and held container instances), never weapons. Tracking:
+armour moves to the `equip` location like containers (the reference's separate `armor` kind strands
+tokens; docs/mechanics/dependency-tracking.md#tracking-events).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class Equip(BaseActionRule):
     valid_params_from_mask = True
 
     # Its listings read only what the agent carries: offered in a dark that hides only the
-    # surroundings (docs/rule-packs.md "Listings in the dark").
+    # surroundings (docs/rule-packs.md#listings-in-the-dark).
     dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

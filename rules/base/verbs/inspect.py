@@ -1,10 +1,12 @@
 """`inspect <object>`: look closely at my inventory, a container, or anything within my reach.
 
-Rule pack `base`; spec actions.md section 11. Three cases, in order: the literal `inventory` (its
-contents and load), a container instance on the ground, in hand or equipped (description, contents,
-load), anything else within reach (description, what it is an ingredient of, what is written on it).
+Rule pack `base`; docs/mechanics/verbs.md#inspect. Three cases, in order: the literal `inventory`
+(its contents and load), a container instance on the ground, in hand or equipped (description,
+contents, load), anything else within reach (description, what it is an ingredient of, what is
+written on it).
 
-Reference quirks fixed (quirk 18.7, and 18.4 for the load): things inside containers held in hand
+Reference quirks fixed (docs/mechanics/verbs.md#quirk-held-containers-are-in-reach, and
+docs/mechanics/verbs.md#quirk-one-load-formula for the load): things inside containers held in hand
 count as within reach (craft, buy and sell use them too); the ingredient list is looked up by the
 definition id, so writable instances show their uses; every load is `agents.container_load`.
 """

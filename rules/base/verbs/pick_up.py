@@ -1,7 +1,7 @@
 """`pick up <object>`: one unit from the ground into a free hand.
 
-Rule pack `base`; spec actions.md section 3. Anything can be picked up, stations and containers
-included (a container keeps its contents).
+Rule pack `base`; docs/mechanics/verbs.md#pick-up. Anything can be picked up, stations and
+containers included (a container keeps its contents).
 """
 
 from __future__ import annotations

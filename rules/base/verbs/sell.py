@@ -1,16 +1,18 @@
 """`sell <amount> <object> <merchant>`: sell carried units to a merchant here for half their value.
 
-Rule pack `base`; spec actions.md section 17. The merchant pays floor(value x 0.5) per unit out of
+Rule pack `base`; docs/mechanics/verbs.md#sell. The merchant pays floor(value x 0.5) per unit out of
 its own purse, and the coins land on the ground here (not in hand). Units are taken from the hands
 first, then the equipped inventory, then containers held in hand; equipped items are never sold.
 The amount is clamped to what I carry, then to what the merchant can pay.
 
 Reference quirks fixed and interpretations:
-* Selling neither restocks the merchant (sold goods vanish) nor counts as trade (spec quirk 18.9):
-  kept as the spec prescribes; `agent.traded` is only written by `buy`.
-* Valid actions (observations-and-loop 10): the reference is off by one, ignores how many I carry,
-  never offers container contents and checks affordability against the full value; we list amounts
-  1..min(carried, merchant coins // sell price) over hands, inventory and held containers.
+* Selling neither restocks the merchant (sold goods vanish) nor counts as trade (kept;
+  docs/mechanics/verbs.md#quirk-selling-does-not-restock-or-count-as-trade): `agent.traded` is
+  only written by `buy`.
+* Valid actions (docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): the reference is off
+  by one, ignores how many I carry, never offers container contents and checks affordability against
+  the full value; we list amounts 1..min(carried, merchant coins // sell price) over hands,
+  inventory and held containers.
 * A world without a currency cannot pay anyone: selling fails there (`sell.no_currency`).
 * Clamped amounts are reported only when the sale happens, so a refusal is one line.
 """
@@ -39,7 +41,7 @@ from ..trade import (
 
 
 def quote(world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Line:
-    """Spec 17.1-5: amount, merchant and a tradable kind, then the price checks; nothing changes."""
+    """Amount, merchant and a tradable kind, then the price checks; nothing changes."""
     amount_text, obj_name, npc_name = params
     found = merchant_for(world, agent, "sell", amount_text, npc_name)
     if isinstance(found, Line):
@@ -62,7 +64,7 @@ def quote(world: World, agent: AgentState, params: tuple[str, ...]) -> Deal | Li
 def price_checked(
     world: World, agent: AgentState, npc: Npc, obj: ObjectDef, requested: int
 ) -> Deal | Line:
-    """Spec 17.5-9: a sell price, units carried, and a merchant able to pay for one."""
+    """A sell price, units carried, and a merchant able to pay for one."""
     unit = sell_price(obj)
     if unit is None:
         return Line("sell.no_value", f"I cannot sell {obj.name}: it has no trade value.")
@@ -106,7 +108,7 @@ class Sell(DealRule):
         paid = unit * amount
         npc.coins -= paid
         currency = world.currency_id
-        if currency is not None:  # checked in `quote`; the coins land here, not in hand (spec 17)
+        if currency is not None:  # checked in `quote`; the coins land here, not in hand
             place_on_ground(world, agent, currency, paid, res)
         res.say(
             agent.id,

@@ -1,7 +1,7 @@
 """`store <amount> <object> <container>`: put units lying in my hands or on the ground here into a
 container (`inventory`, or a container instance here, held or equipped).
 
-Rule pack `base`; spec actions.md section 7. The amount shrinks to the free space (size x amount
+Rule pack `base`; docs/mechanics/verbs.md#store. The amount shrinks to the free space (size x amount
 must fit) and then to what is found; hands are emptied first, then the ground. Currency (size 0)
 always fits. Containers are never stored in containers, and objects of size null (stations) are
 never stored at all. The event's `container` is `inventory` or the container name as typed.
@@ -9,10 +9,11 @@ never stored at all. The event's `container` is `inventory` or the container nam
 Quirks fixed:
 * One load formula (`agents.container_load`) for the inventory and named containers alike; the
   reference weighs writable instances as nothing in the inventory and by instance size elsewhere
-  (spec 0.2, quirk 4).
+  (docs/mechanics/verbs.md#quirk-one-load-formula).
 * An over-full container gives "no space" in both cases; the reference reports a negative space
-  for named containers (spec 7, case B quirk).
-* Amounts are ASCII digits only (the reference's Unicode "is numeric" test, spec 7.4).
+  for named containers (docs/mechanics/verbs.md#quirk-an-over-full-container-has-no-space).
+* Amounts are ASCII digits only (the reference's Unicode "is numeric" test;
+  docs/mechanics/verbs.md#amounts).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def clamp(
     cname: str,
     res: RuleResult,
 ) -> int:
-    """Spec 7.10: cut to what is found, else say the space shrank the request."""
+    """Cut to what is found, else say the space shrank the request."""
     if amount > total:
         res.say(agent.id, "store.only_found", f"I only found {total} {name}.")
         return total
@@ -174,7 +175,7 @@ class Store(ListsAmounts, BaseActionRule):
         container: ContainerInstance,
         res: RuleResult,
     ) -> None:
-        """Presence and space checks (spec 7.6-10), then the move: hands first, then the ground."""
+        """Presence and space checks, then the move: hands first, then the ground."""
         area = world.areas[agent.area_id]
         in_hand, on_ground = agent.hands.get(oid, 0), area.objects.get(oid, 0)
         total = in_hand + on_ground

@@ -1,14 +1,14 @@
 """`take out <object> <container>`: one unit from a container into a free hand.
 
-Rule pack `base`; spec actions.md section 9. The container is `inventory` or a container instance
-here, held or equipped; full hands are refused before the container is looked at. Taking something
-out of a held container is fine when one hand is free (the container fills the other). The event's
-`from` is `inventory` or the container name as typed; its amount is always 1.
+Rule pack `base`; docs/mechanics/verbs.md#take-out. The container is `inventory` or a container
+instance here, held or equipped; full hands are refused before the container is looked at. Taking
+something out of a held container is fine when one hand is free (the container fills the other). The
+event's `from` is `inventory` or the container name as typed; its amount is always 1.
 
-Quirks fixed: none in the verb itself (spec 9 has none); the reference's valid-action list offered
+Quirks fixed: none in the verb itself; the reference's valid-action list offered
 every container in the world, once per unit, and never the instances inside
-(observations-and-loop 10): ours lists containers in reach, one entry per distinct item, and
-nothing while both hands are full.
+(docs/mechanics/verbs.md#quirk-valid-action-lists-are-exact): ours lists containers in reach, one
+entry per distinct item, and nothing while both hands are full.
 """
 
 from __future__ import annotations

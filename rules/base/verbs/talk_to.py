@@ -1,6 +1,6 @@
 """`talk to <npc>`: hear what an NPC here says; a merchant also names its wares and prices.
 
-Rule pack `base`; spec actions.md section 10. Changes nothing (talking never starts or affects
+Rule pack `base`; docs/mechanics/verbs.md#talk-to. Changes nothing (talking never starts or affects
 combat); quest guides publish their objectives through their dialogue. A merchant's price list
 shows each stock entry as count, name and unit price (the definition's value); ids the world does
 not define show as "Unknown" at 0, as in the reference. Improvement over the reference: empty

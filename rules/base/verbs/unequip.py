@@ -1,10 +1,10 @@
 """`unequip <object>`: take an equipped item back into a free hand.
 
-Rule pack `base`; spec actions.md section 13. One unit moves from the equipped items to the hands
-(which must hold at most one unit). Unequipping the inventory container detaches the inventory (the
-container keeps its contents, now carried in hand); anything else gives back its defense.
+Rule pack `base`; docs/mechanics/verbs.md#unequip. One unit moves from the equipped items to the
+hands (which must hold at most one unit). Unequipping the inventory container detaches the inventory
+(the container keeps its contents, now carried in hand); anything else gives back its defense.
 Tracking uses the `equip` location for armour too (fixes the reference's `armor`/`equip` mismatch,
-dependency-tracker 2.1).
+docs/mechanics/dependency-tracking.md#tracking-events).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Unequip(BaseActionRule):
     valid_params_from_mask = True
 
     # Its listings read only what the agent carries: offered in a dark that hides only the
-    # surroundings (docs/rule-packs.md "Listings in the dark").
+    # surroundings (docs/rule-packs.md#listings-in-the-dark).
     dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:

@@ -1,6 +1,6 @@
 """`wait`: do nothing; ends an attack streak, and in combat catches the breath (stamina full).
 
-Rule pack `base`; spec actions.md section 1.
+Rule pack `base`; docs/mechanics/verbs.md#wait.
 """
 
 from __future__ import annotations

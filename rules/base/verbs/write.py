@@ -1,13 +1,14 @@
 """`write <text> <writable>`: write on a writable I hold, with a writing tool in my other hand.
 
-Rule pack `base`; spec actions.md section 15. The text is one parameter (quote it to include
+Rule pack `base`; docs/mechanics/verbs.md#write. The text is one parameter (quote it to include
 spaces) and is appended to what is already written, cut to the room left
 (`max_text_length - len(text)`; pre-written `obj_given_*` writables have no room beyond their text).
 Feedback echoes the part written and says when the text ran out of space. Writing an empty text
 succeeds and writes nothing. A writing tool is any held object whose usage is `write`.
 
 Quirk fixed: when the room is zero *or negative* (text already over its limit) writing fails; the
-reference appended a tail-truncated copy when the room was negative (spec 15.4).
+reference appended a tail-truncated copy when the room was negative
+(docs/mechanics/verbs.md#quirk-a-writable-over-its-limit-refuses-more-text).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class Write(BaseActionRule):
     catalogue = CatalogueShape("writable", name=1, text=0)
 
     # Its listings read only what the agent carries: offered in a dark that hides only the
-    # surroundings (docs/rule-packs.md "Listings in the dark").
+    # surroundings (docs/rule-packs.md#listings-in-the-dark).
     dim_safe = True
 
     def apply(self, ctx: RuleContext, res: RuleResult) -> None:
@@ -94,7 +95,7 @@ class Write(BaseActionRule):
         wname: str,
         res: RuleResult,
     ) -> None:
-        """Room check (spec 15.4, fixed: fail when <= 0), then append what fits."""
+        """Room check (fixed: fail when <= 0), then append what fits."""
         agent = ctx.actor
         room = room_left(ctx.world, writable)
         if room <= 0:

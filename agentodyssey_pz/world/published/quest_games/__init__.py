@@ -4,7 +4,7 @@ Layer: world core. `quests.py` reads a game's quest (chapters, stages, texts, th
 statements of its bootstrap) from the user's copy and translates it; the tables here hold, one
 module per game, what cannot be read that way: which areas are picked from the map, which NPCs
 are placed where, the bosses and their modifiers, and how the game's own condition kinds
-translate into ours (docs/world-format.md 11, docs/agentodyssey-games.md).
+translate into ours (docs/world-format.md#11-quest-data, docs/agentodyssey-games.md).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """metropolis: goal-graph chapters, five NPCs placed at the start (the archivist, the witness, two
 enemies and the boss Vosk), an evidence dossier in the lobby, and metropolis's own condition kinds.
 
-What metropolis keeps as code (spec metropolis 7.1-7.5, quest-conditions C5, C7-C9, C13, S1, S4,
-E3), translated:
+What metropolis keeps as code (docs/agentodyssey-games.md#how-each-game-is-put-together),
+translated:
 
 * Picks: the progressive picker, `keep: first` where the game stores only the first of the areas it
   picks (all of them are used up all the same); the picks it never reads are kept, as they shape
@@ -22,10 +22,10 @@ E3), translated:
   text (hands, inventory, held containers).
 * `has_item_count` and `has_all_materials`: possession counts.
 
-One softlock is fixed (docs/agentodyssey-games.md "metropolis"): the bailiff, the advocate and Vosk
-stand in the world from the first tick, and metropolis counts a kill only as this agent's kill
-event in the tick its stage is checked, so an early kill, or another agent's, could never count.
-Here a kill by anyone at any time counts (`npc_dead`, quest-conditions C7).
+One softlock is fixed (docs/agentodyssey-games.md#published-quirks-and-our-choices): the bailiff,
+the advocate and Vosk stand in the world from the first tick, and metropolis counts a kill only as
+this agent's kill event in the tick its stage is checked, so an early kill, or another agent's,
+could never count. Here a kill by anyone at any time counts (`npc_dead`).
 """
 
 from __future__ import annotations

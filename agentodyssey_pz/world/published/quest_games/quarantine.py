@@ -1,6 +1,6 @@
 """quarantine ("Patient Zero"): a goal graph of two chapters, the nurse and six pre-placed enemies.
 
-What quarantine keeps as code (docs/agentodyssey-games.md "quarantine"):
+What quarantine keeps as code (docs/agentodyssey-games.md#quarantines-and-saltglasss-main-quests):
 
 * Picks: five areas, one at a time, nearest first (`pick_area`); the morgue of chapter 2 is the
   morgue of chapter 1 (`area: $ch1_morgue_area`).

@@ -2,16 +2,16 @@
 among them), and the game's own condition kinds.
 
 Every area is picked as the game's picker keeps it: `pick_areas: n` with only the first kept, all n
-used up (quest-conditions.md S4); three variables are second names for earlier areas. The NPCs are
-placed in the game's order, each at its area's level (S1); the world's unique marshal, Kael and
-Vessa are moved to their quest areas (S2: AgentOdyssey makes a second NPC with the same id). The
-warden, the colossus guard and the architect are those placed NPCs (`placed`), shared, back to the
-health they had when their stage first became active after beating someone (B4).
+used up (docs/agentodyssey-games.md#robotkingdoms-main-quest); three variables are second names for
+earlier areas. The NPCs are placed in the game's order, each at its area's level; the world's unique
+marshal, Kael and Vessa are moved to their quest areas (AgentOdyssey makes a second NPC with the
+same id). The warden, the colossus guard and the architect are those placed NPCs (`placed`), shared,
+back to the health they had when their stage first became active after beating someone.
 
-Choices (docs/agentodyssey-games.md "robot_kingdom"): the kill stages of the automaton, the two
-ravagers and the ember scavenger are `npc_dead` (anyone's kill, at any time, counts: as published
-only the agent's own kill in the stage's tick did, which left every other agent stuck); a boss
-killed by anyone before its stage counts too (published, it came back). Everything else as
+Choices (docs/agentodyssey-games.md#robotkingdoms-main-quest): the kill stages of the automaton, the
+two ravagers and the ember scavenger are `npc_dead` (anyone's kill, at any time, counts: as
+published only the agent's own kill in the stage's tick did, which left every other agent stuck); a
+boss killed by anyone before its stage counts too (published, it came back). Everything else as
 published, e.g. `npc_has_coins` holds at once (the merchant starts with more than 15 coins).
 """
 

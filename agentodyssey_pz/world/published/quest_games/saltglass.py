@@ -1,6 +1,6 @@
 """saltglass ("The Salt Oath"): one goal-graph chapter, the scholar sere, the merchant Vesin.
 
-What saltglass keeps as code (docs/agentodyssey-games.md "saltglass"):
+What saltglass keeps as code (docs/agentodyssey-games.md#quarantines-and-saltglasss-main-quests):
 
 * Picks: three areas, one at a time, nearest first (`pick_area`): the scholar's, a market area
   the quest never uses, and the delivery area.

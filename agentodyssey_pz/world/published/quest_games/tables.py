@@ -16,8 +16,9 @@ ConditionTranslation = Callable[[Any, dict[str, Any]], dict[str, Any]]
 class QuestTables:
     """Everything about one game's main quest that its files keep as code."""
 
-    # Setup steps for bootstrap variables computed by code (docs/world-format.md 11.1): one step,
-    # or a list whose earlier steps set helper variables (their own `let`) used by the last.
+    # Setup steps for bootstrap variables computed by code (docs/world-format.md#111-main-quest):
+    # one step, or a list whose earlier steps set helper variables (their own `let`) used by the
+    # last.
     picked: dict[str, dict[str, Any] | list[dict[str, Any]]] = attrs.field(factory=dict)
     # Variables derived from earlier ones: name -> function of the values known so far.
     derived: dict[str, Callable[[dict[str, Any]], Any]] = attrs.field(factory=dict)
@@ -26,7 +27,7 @@ class QuestTables:
     placed: list[dict[str, Any]] = attrs.field(factory=list)
     # Fixed values the texts use (e.g. a boss's display name), set after the bootstrap's own.
     named: dict[str, Any] = attrs.field(factory=dict)
-    # Boss key -> our boss entry (docs/world-format.md 11.1 "bosses").
+    # Boss key -> our boss entry (docs/world-format.md#111-main-quest "bosses").
     bosses: dict[str, dict[str, Any]] = attrs.field(factory=dict)
     # Stage id -> an object given at the agent's feet on completion unless it has one.
     gifts: dict[str, str] = attrs.field(factory=dict)

@@ -1,8 +1,9 @@
 """Test rule pack `smite`: `smite <npc>` kills any NPC standing here, another agent's boss included.
 
 `attack` cannot target another agent's personal boss, so this verb lets a test check that a boss
-killed by someone else still counts for its owner (spec step-rules 8.7, fixed quirk). Imports only
-the rule framework, as a pack must; the kill is reported with the same `npc_killed` event.
+killed by someone else still counts for its owner
+(docs/mechanics/quests.md#quirk-per-agent-guides-and-bosses). Imports only the rule framework, as a
+pack must; the kill is reported with the same `npc_killed` event.
 """
 
 from __future__ import annotations
