@@ -20,9 +20,8 @@ from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.context import GameView
 from agentodyssey_pz.rules.events import WORLD_AGENT, location
 from agentodyssey_pz.rules.state_shape import rule_state_problems
-from agentodyssey_pz.world.entities import Area, Npc
+from agentodyssey_pz.world.entities import Area
 from agentodyssey_pz.world.schema import NpcDef
-from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
 from agentodyssey_pz.world.world import World
 
 TUTORIAL_KEY = "tutorial_room"  # world.auxiliary of the base pack's tutorial rule
@@ -158,20 +157,6 @@ def drop_units(
     writables), tracked as spawned there."""
     for oid, n in world.spawn_on_ground(area_id, def_id, count):
         res.track_spawn(by, oid, n, location("area", area_id))
-
-
-def new_npc(game: GameView, proto: NpcDef, level: int, area_id: str) -> Npc:
-    """A fresh instance of a prototype at `level`, placed in an area: the next instance index of
-    its prototype, coins and loot drawn from the game's generator as world synthesis draws them
-    (the world's synthesis variant decides the loot roll)."""
-    world = game.world
-    index = None if proto.unique else world.take_npc_index(proto.id)
-    options = SynthesisOptions(
-        zero_loot_keeps_prototype_count=game.config.zero_loot_keeps_prototype_count
-    )
-    npc = create_npc(world, proto, index, level, game.rng, options)
-    world.add_npc(npc, area_id)
-    return npc
 
 
 def first_roaming_enemy(world: World) -> NpcDef | None:

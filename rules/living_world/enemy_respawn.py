@@ -17,11 +17,12 @@ from __future__ import annotations
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
+from agentodyssey_pz.rules.spawning import spawn_npc
 from agentodyssey_pz.rules.state_shape import Record
 from agentodyssey_pz.world.schema import NpcDef
 from agentodyssey_pz.world.world import World
 
-from .common import derived, has_enemy, new_npc, tell_area, tutorial_phase, tutorial_place
+from .common import derived, has_enemy, tell_area, tutorial_phase, tutorial_place
 
 STATE_KEY = "enemy_respawn"
 MOST_PER_WAVE = 3
@@ -66,7 +67,7 @@ class EnemyRespawn(BaseStepRule):
         if bases and candidates:
             rng.shuffle(candidates)
             for area in candidates[: rng.randint(1, min(MOST_PER_WAVE, len(candidates)))]:
-                npc = new_npc(game, rng.choice(bases), area.level, area.id)
+                npc = spawn_npc(game, rng.choice(bases), area.level, area.id)
                 tell_area(game, res, area.id, "respawn.enemy", f"{npc.name} turns up here.")
                 res.emit("enemy_respawned", WORLD_AGENT, {"npc_id": npc.id, "area_id": area.id})
         state["interval_min"], state["interval_max"] = low, high

@@ -41,6 +41,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
+from agentodyssey_pz.rules.spawning import spawn_npc
 from agentodyssey_pz.rules.state_shape import MapOf, Record
 from agentodyssey_pz.world.entities import Area
 from agentodyssey_pz.world.world import World
@@ -52,7 +53,6 @@ from .common import (
     drop_units,
     first_roaming_enemy,
     named_counts,
-    new_npc,
     soundscape_state,
     tell_area,
     tutorial_phase,
@@ -237,7 +237,7 @@ class Soundscape(BaseStepRule):
         proto = derived(ctx.world, first_roaming_enemy)
         if proto is None:
             return
-        scout = new_npc(ctx.game, proto, area.level, area.id)
+        scout = spawn_npc(ctx.game, proto, area.level, area.id)
         scout.hp = scout.max_hp = max(1, int(scout.hp * SCOUT_HP_FACTOR))
         scout.attack_power = max(1, int(scout.attack_power * SCOUT_ATTACK_FACTOR))
         tell_area(

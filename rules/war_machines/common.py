@@ -29,8 +29,7 @@ from agentodyssey_pz.world.agents import (
     remove_count,
 )
 from agentodyssey_pz.world.entities import Npc
-from agentodyssey_pz.world.schema import NpcDef, ObjectDef
-from agentodyssey_pz.world.synthesis import SynthesisOptions, create_npc
+from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
 STATE_KEY = "war_machines"
@@ -208,18 +207,6 @@ def tell_area(game: GameView, res: RuleResult, area_id: str, key: str, text: str
     if game.count_in(area_id):
         for agent in game.agents_in(area_id):
             res.say(agent.id, key, text)
-
-
-def new_npc(game: GameView, proto: NpcDef, level: int, area_id: str) -> Npc:
-    """A fresh instance of a prototype at `level` in an area, with the prototype's next index."""
-    world = game.world
-    index = None if proto.unique else world.take_npc_index(proto.id)
-    options = SynthesisOptions(
-        zero_loot_keeps_prototype_count=game.config.zero_loot_keeps_prototype_count
-    )
-    npc = create_npc(world, proto, index, level, game.rng, options)
-    world.add_npc(npc, area_id)
-    return npc
 
 
 def game_step_rule(game: GameView, name: str) -> Any:

@@ -45,6 +45,7 @@ from typing import Any
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT, location
+from agentodyssey_pz.rules.spawning import spawn_npc
 from agentodyssey_pz.rules.state_shape import MapOf, Record
 from agentodyssey_pz.world.agents import remove_count
 from agentodyssey_pz.world.schema import NpcDef
@@ -55,7 +56,6 @@ from .common import (
     STATE_KEY,
     game_step_rule,
     is_guide,
-    new_npc,
     of_definitions,
     tell_area,
     tutorial_area,
@@ -173,7 +173,7 @@ class TerritoryReclamation(BaseStepRule):
             protos = raiders(world)
             if protos:
                 proto = game.rng.choice(protos)
-                npc = new_npc(game, proto, area.level, area_id)
+                npc = spawn_npc(game, proto, area.level, area_id)
                 rec["spawned_enemies"] += 1
                 spawned = npc.id
                 name = area.name
