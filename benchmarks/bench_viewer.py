@@ -20,53 +20,15 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from agentodyssey_pz.evaluate import EvalConfig, run_episode
 from agentodyssey_pz.viewer import write_pages
+from agentodyssey_pz.viewer.browser import INSTALL_HINT, BrowserUnavailable, headless_chromium
 
 POLICIES = "explorer,crafter,fighter,trader,random,wait"
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 TARGET_BYTES, TARGET_SECONDS = 3_000_000, 2.0
-
-
-@contextmanager
-def headless_chromium(width: int = 1366, height: int = 768) -> Iterator[Any]:
-    """A Selenium session of the system's Chromium and chromedriver (found on PATH)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    names = ("chromium", "chromium-browser", "google-chrome")
-    browser = next(filter(None, map(shutil.which, names)), None)
-    driver = shutil.which("chromedriver")
-    if browser is None or driver is None:
-        raise SystemExit(
-            "needs chromium and chromedriver (apt-get install chromium chromium-driver)"
-        )
-    profile = tempfile.mkdtemp(prefix="viewer-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for flag in (*CHROMIUM_FLAGS, f"--window-size={width},{height}", f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    session = webdriver.Chrome(service=Service(executable_path=driver), options=options)
-    try:
-        yield session
-    finally:
-        session.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def open_and_wait(session: Any, url: str) -> float:
@@ -131,6 +93,10 @@ def main() -> None:
               f"({'under' if median < TARGET_SECONDS else 'OVER'} the 2 s target)")  # fmt: skip
         if args.keep:
             print(f"page: {pages[0]}")
+    except BrowserUnavailable as exc:
+        raise SystemExit(
+            f"bench_viewer needs a headless Chromium: {exc} ({INSTALL_HINT})"
+        ) from None
     finally:
         if args.keep is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -16,10 +16,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from bench_viewer import headless_chromium, open_and_wait
+from bench_viewer import open_and_wait
 
 from agentodyssey_pz.evaluate import DEFAULT_POLICIES, EvalConfig, run_episode
 from agentodyssey_pz.viewer import write_pages
+from agentodyssey_pz.viewer.browser import headless_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 
