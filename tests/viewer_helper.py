@@ -40,48 +40,41 @@ class HostilePolicy:
         return HOSTILE[self.turn % len(HOSTILE)]
 
 
+def play_episode(trajectories: Path, **config: Any) -> None:
+    """Episode 0 of a one-episode evaluation, its log written into `trajectories`."""
+    run_episode(EvalConfig(episodes=1, trajectory_dir=str(trajectories), **config), 0)
+
+
 def small_evaluation(folder: Path, *, steps: int = 30, agents: int = 3) -> Path:
     """An evaluation-like folder (trajectories/episode-0000.jsonl) of scripted policies."""
-    config = EvalConfig(
-        episodes=1,
+    play_episode(
+        folder / "trajectories",
         steps=steps,
         num_agents=agents,
         policies=("explorer", "crafter", "random"),
         seed=4,
-        trajectory_dir=str(folder / "trajectories"),
     )
-    run_episode(config, 0)
     (folder / "report.json").write_text("{}\n", encoding="utf-8")
     return folder
 
 
 def tracked_evaluation(folder: Path, *, steps: int = 24) -> Path:
     """An evaluation folder of a run with dependency tracking on (crafts that use pick-ups)."""
-    config = EvalConfig(
-        episodes=1,
+    play_episode(
+        folder / "trajectories",
         steps=steps,
         num_agents=2,
         policies=("crafter", "explorer"),
         seed=4,
-        trajectory_dir=str(folder / "trajectories"),
         env={"track_dependencies": True},
     )
-    run_episode(config, 0)
     return folder
 
 
 def hostile_log(folder: Path, *, steps: int = 12) -> Path:
     """A log played by the hostile policy beside a scripted one, then given hostile feedback,
     a hostile language-model record and a 100,000-character line (replays only read actions)."""
-    config = EvalConfig(
-        episodes=1,
-        steps=steps,
-        num_agents=2,
-        policies=(HostilePolicy, "explorer"),
-        seed=1,
-        trajectory_dir=str(folder),
-    )
-    run_episode(config, 0)
+    play_episode(folder, steps=steps, num_agents=2, policies=(HostilePolicy, "explorer"), seed=1)
     path = folder / "episode-0000.jsonl"
     header, steps_ = read_trajectory(path)
     for record in steps_:
@@ -172,17 +165,15 @@ def embedded(html: str) -> Any:
 def expanding_evaluation(folder: Path, *, steps: int = 150) -> Path:
     """A run whose world grows: explorers on the small procedural world with world expansion
     (it adds areas after the tick the world is fully explored, about tick 60 here)."""
-    config = EvalConfig(
+    play_episode(
+        folder / "trajectories",
         world="procgen:small",
-        episodes=1,
         steps=steps,
         num_agents=3,
         policies=("explorer",),
         seed=1,
-        trajectory_dir=str(folder / "trajectories"),
         env={"world_expansion": True},
     )
-    run_episode(config, 0)
     return folder
 
 
@@ -210,14 +201,12 @@ def hostile_world_run(folder: Path, *, steps: int = 15) -> Path:
             obj["name"] = HOSTILE_KEY_NAME
     path = folder / "hostile_world.json"
     path.write_text(json.dumps(world), encoding="utf-8")
-    config = EvalConfig(
+    play_episode(
+        folder / "trajectories",
         world=str(path),
-        episodes=1,
         steps=steps,
         num_agents=2,
         policies=("random",),
         seed=0,
-        trajectory_dir=str(folder / "trajectories"),
     )
-    run_episode(config, 0)
     return folder
