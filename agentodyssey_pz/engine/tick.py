@@ -179,13 +179,13 @@ def run_tracked(game: Game, actions: Mapping[str, Any], res: RuleResult, bootstr
     tracker, events = game.tracker, res.events
     ctx = RuleContext(game, game.world, None, "", (), game.tick_index)
     if bootstrap:
-        for rule in game.init_rules:
+        for init_rule in game.init_rules:
             start = len(events)
             try:
-                rule.apply(ctx, res)
+                init_rule.apply(ctx, res)
             except Exception as exc:
-                raise rule_failed(game, rule, exc) from exc
-            tracker.record_step(game, rule.name, events[start:])
+                raise rule_failed(game, init_rule, exc) from exc
+            tracker.record_step(game, init_rule.name, events[start:])
         actions = bootstrap_actions(game)
     for agent_id, agent in game.agents.items():
         start = len(events)

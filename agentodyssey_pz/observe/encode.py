@@ -232,7 +232,7 @@ class VectorEncoder:
                 i = index.get(area_id)
                 if i is not None:
                     vec[i] = 1.0
-            cached = self._visited[agent.id] = (visited, len(visited), memoryview(vec))
+            cached = self._visited[agent.id] = (visited, len(visited), memoryview(vec))  # type: ignore[arg-type]
         return cached[2]
 
     def encode(self, game: Game, agent: AgentState, out: np.ndarray | None = None) -> np.ndarray:
@@ -242,7 +242,7 @@ class VectorEncoder:
             out = np.zeros(lay.size, dtype=np.float32)
         else:
             out.fill(0.0)
-        view = memoryview(out)
+        view: memoryview[float] = memoryview(out)  # type: ignore[arg-type]
         dark = self._dark is not None and in_darkness(world, agent)
         self._self_stats(game, agent, view, dark and self._dark_holdings)
         area_id = agent.area_id
@@ -266,7 +266,7 @@ class VectorEncoder:
             self._slot.clear()
             self._slot_world = world
         if dark:  # what darkness hides stays 0 (`HIDDEN_IN_DARK`, or `HIDDEN_IN_DIM`)
-            view[self._dark] = 1.0
+            view[self._dark] = 1.0  # type: ignore[index]  # not None: `dark` says so
         if not dark or not self._dark_holdings:
             self._counts(world, agent.hands, view, self._hands)
             self._counts(world, agent.equipped, view, self._equipped)
@@ -291,7 +291,7 @@ class VectorEncoder:
             self._clock = (game.tick_index, (math.sin(angle), math.cos(angle)))
         return self._clock[1]
 
-    def _self_stats(self, game: Game, agent: AgentState, view: memoryview, dark: bool) -> None:
+    def _self_stats(self, game: Game, agent: AgentState, view: memoryview[float], dark: bool) -> None:
         world = game.world
         coin = world.currency_id
         coins = 0
@@ -321,7 +321,7 @@ class VectorEncoder:
         slot = self._slot[oid] = -1 if i is None else i
         return slot
 
-    def _counts(self, world, store: dict[str, int], view: memoryview, start: int) -> None:
+    def _counts(self, world, store: dict[str, int], view: memoryview[float], start: int) -> None:
         if not store:
             return
         slots = self._slot
@@ -343,7 +343,7 @@ class VectorEncoder:
         for i, n in totals.items():
             view[start + i] = _COUNTS[n] if n < _TOP else 1.0
 
-    def _npcs(self, world, agent: AgentState, view: memoryview) -> None:
+    def _npcs(self, world, agent: AgentState, view: memoryview[float]) -> None:
         here = world.visible_npcs(agent.area_id, agent.id)  # not other agents' personal NPCs
         if not here:
             return
@@ -371,7 +371,7 @@ class VectorEncoder:
             health = sum(healths) / len(healths)
             view[self._npc_health + i] = health if health < 1.0 else 1.0
 
-    def _progress(self, agent: AgentState, view: memoryview) -> None:
+    def _progress(self, agent: AgentState, view: memoryview[float]) -> None:
         q = self._quest
         progress = agent.progress
         quest = progress.get("main_quest")

@@ -109,7 +109,7 @@ class ListingCache:
         self._calls = self._reused = self._paused = 0
 
     def for_agent(
-        self, world: World, rules: dict[str, Any], agent: AgentState, dark: bool = False
+        self, world: World, rules: dict[str, Any], agent: AgentState, dark: bool | str = False
     ) -> AgentListings | None:
         """The agent's listings for its reach now (empty when the reach changed); None when its
         reach has no key (`reach_key`) or lookups are paused: list afresh and keep nothing.
@@ -118,7 +118,7 @@ class ListingCache:
             self._by_agent.clear()
             self._handed.clear()
             self._world, self._rules = world, rules
-            self.reach_verbs = frozenset(v for v, r in rules.items() if lists_from_reach(type(r)))
+            self.reach_verbs = frozenset(v for v, r in rules.items() if lists_from_reach(type(r)))  # type: ignore[arg-type]
         listings: AgentListings | None = None
         if self._paused:
             self._paused -= 1
@@ -144,7 +144,7 @@ class ListingCache:
         return listings
 
     def again(
-        self, world: World, rules: dict[str, Any], agent: AgentState, dark: bool = False
+        self, world: World, rules: dict[str, Any], agent: AgentState, dark: bool | str = False
     ) -> AgentListings | None:
         """What the last `for_agent` handed out for this agent, for a caller that knows nothing
         has changed since (the valid-action list built right after the mask of the same state):

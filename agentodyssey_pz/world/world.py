@@ -116,7 +116,9 @@ class World:
         self._names_changed()
         self.obj_name_to_id = {o.name: o.id for o in self.objects.values()}
         self._def_of = dict(self.objects)
-        for inst in (*self.containers.values(), *self.writables.values()):
+        instances: list[ContainerInstance | WritableInstance] = [*self.containers.values()]
+        instances += self.writables.values()
+        for inst in instances:
             self.obj_name_to_id[inst.name] = inst.id
             self._def_of[inst.id] = self.objects[inst.def_id]
         self._currency_id = next((o.id for o in self.objects.values() if o.is_currency), None)
