@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agentodyssey_pz.errors import RuleError
-from agentodyssey_pz.observe.catalogue import ActionCatalogue, in_order
+from agentodyssey_pz.observe.catalogue import ActionCatalogue, Target, in_order
 from agentodyssey_pz.observe.listing_cache import AgentListings, ListingCache, lists_from_reach
 from agentodyssey_pz.rules.base import BaseActionRule
 from agentodyssey_pz.rules.context import RuleContext
@@ -56,7 +56,7 @@ VERB_ORDER = (
 ParamsByVerb = dict[str, list[tuple[str, ...]]]
 # What the last mask saw, per verb: the (target, params) its rule reported. Executing a discrete
 # action in that same state looks its parameters up here instead of asking the rule again.
-MaskOptions = dict[str, list[tuple[str | None, tuple[str, ...]]]]
+MaskOptions = dict[str, list[tuple[Target, tuple[str, ...]]]]
 
 
 def rule_raised(rule: object, method: str, exc: Exception) -> RuleError:
