@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
@@ -28,6 +28,14 @@ from agentodyssey_pz.rules.state_shape import rule_state_problems
 from agentodyssey_pz.world.agents import INVENTORY
 from agentodyssey_pz.world.quests import texts_to_write
 from agentodyssey_pz.world.world import World
+
+if TYPE_CHECKING:  # a compiled build (scripts/build_mypyc.py) reads it; the pure one needs nothing
+    from mypy_extensions import mypyc_attr
+else:
+
+    def mypyc_attr(**_: object) -> Callable[[type], type]:
+        return lambda cls: cls
+
 
 LOG = logging.getLogger("agentodyssey_pz.rules")
 
@@ -202,6 +210,8 @@ def target_id(world: World, kind: str, name: str) -> str | None:
     return world.def_of(oid).id if oid is not None else None
 
 
+# Rule packs are plain Python, loaded by path: they subclass these in a compiled build too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BaseActionRule(ABC):
     """One verb. Class attributes describe it; `apply` carries it out for `ctx.agent`.
 
@@ -319,7 +329,7 @@ class BaseActionRule(ABC):
                 continue
             held = shape.container is not None and params[shape.container] != INVENTORY
             if held:
-                cid = world.obj_name_to_id.get(params[shape.container])
+                cid = world.obj_name_to_id.get(params[shape.container])  # type: ignore[index]  # `held`: not None
                 if not shape.in_hand or cid not in agent.hands or cid not in world.containers:
                     continue
             if shape.name is None:
@@ -337,6 +347,8 @@ class BaseActionRule(ABC):
         return out
 
 
+# Rule packs are plain Python, loaded by path: they subclass these in a compiled build too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BaseStepRule(ABC):
     """A background system run once per tick (bootstrap included) after every agent has acted.
 
@@ -382,9 +394,9 @@ class BaseStepRule(ABC):
 
     def world_state(self, world: World, fresh: Callable[[], dict]) -> dict:
         """This rule's record in `world.auxiliary[state_key]`, made by `fresh()` on first use."""
-        state = world.auxiliary.get(self.state_key)
+        state = world.auxiliary.get(self.state_key)  # type: ignore[arg-type]
         if state is None:
-            state = world.auxiliary[self.state_key] = fresh()
+            state = world.auxiliary[self.state_key] = fresh()  # type: ignore[index]
         return state
 
     def check_saved_state(self, world: World, agents: Any) -> list[str]:
@@ -400,6 +412,8 @@ class BaseStepRule(ABC):
         )
 
 
+# Rule packs are plain Python, loaded by path: they subclass these in a compiled build too.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BaseInitRule(ABC):
     """Runs once per episode, after the world is built and before the bootstrap tick's step rules
     (a world pack's way to set up its world: place things, seed `world_state` ...)."""
@@ -412,7 +426,7 @@ class BaseInitRule(ABC):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
 
-def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[int, str]:
+def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[float, str]:
     return (rule.priority, rule.name)
 
 
