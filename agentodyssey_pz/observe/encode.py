@@ -291,7 +291,9 @@ class VectorEncoder:
             self._clock = (game.tick_index, (math.sin(angle), math.cos(angle)))
         return self._clock[1]
 
-    def _self_stats(self, game: Game, agent: AgentState, view: memoryview[float], dark: bool) -> None:
+    def _self_stats(
+        self, game: Game, agent: AgentState, view: memoryview[float], dark: bool
+    ) -> None:
         world = game.world
         coin = world.currency_id
         coins = 0

@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-import attrs
-
+# CatalogueShape lives in a module of its own (see there), re-exported here.
+from agentodyssey_pz.rules.catalogue_shape import CATALOGUE_TARGETS as CATALOGUE_TARGETS
+from agentodyssey_pz.rules.catalogue_shape import CatalogueShape as CatalogueShape
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import (
     TRACK_CONSUME,
@@ -29,11 +30,11 @@ from agentodyssey_pz.world.agents import INVENTORY
 from agentodyssey_pz.world.quests import texts_to_write
 from agentodyssey_pz.world.world import World
 
-if TYPE_CHECKING:  # a compiled build (scripts/build_mypyc.py) reads it; the pure one needs nothing
+try:  # a compiled build (scripts/build_mypyc.py) reads it; the pure one runs without it
     from mypy_extensions import mypyc_attr
-else:
+except ImportError:
 
-    def mypyc_attr(**_: object) -> Callable[[type], type]:
+    def mypyc_attr(*_: Any, **__: Any) -> Any:  # type: ignore[misc]
         return lambda cls: cls
 
 
@@ -144,58 +145,6 @@ def entry_key(kind: str, suffix: str | None) -> Any:
 
 
 ONE = "1"
-
-
-# Target kinds of the discrete catalogue (observe.catalogue covers each).
-CATALOGUE_TARGETS = (
-    "none", "area", "npc", "object", "craftable", "equippable", "tradable", "storable", "writable"
-)  # fmt: skip
-
-
-def _known_target(_: object, __: attrs.Attribute, value: object) -> None:
-    if value not in CATALOGUE_TARGETS:
-        raise ValueError(f"CatalogueShape: unknown target kind {value!r}; the kinds are "
-                         f"{', '.join(CATALOGUE_TARGETS)}")  # fmt: skip
-
-
-def _optional_position(_: object, attribute: attrs.Attribute, value: object) -> None:
-    if value is not None and (type(value) is not int or value < 0):
-        raise ValueError(f"CatalogueShape.{attribute.name}: a parameter position (0, 1, ...) or "
-                         f"None, got {value!r}")  # fmt: skip
-
-
-def _words(_: object, __: attrs.Attribute, value: object) -> None:
-    if not isinstance(value, tuple) or not all(isinstance(w, str) and w.split() for w in value):
-        raise ValueError(f"CatalogueShape.words: a tuple of words, got {value!r}")
-
-
-@attrs.frozen
-class CatalogueShape:
-    """How a verb appears in the discrete action catalogue: one entry per target of a kind.
-
-    `target` is one of CATALOGUE_TARGETS ("none": a single entry, e.g. wait); `name` is the
-    position of the parameter naming the target; an entry's amount parameter (position `amount`)
-    is "1" and its container parameter (position `container`) is "inventory". With `text` (the
-    position of a free-text parameter) there is an entry per target and per text the game's
-    quests ask to be written (its target key is `(target, text)`). `words` adds one entry per
-    word, the verb followed by that word alone (target key `(word,)`), e.g. `inspect inventory`.
-    With `in_hand` a verb with a container parameter also gets an entry per target for a
-    container held in hand (target key `(target, IN_HAND)`)."""
-
-    target: str = attrs.field(validator=_known_target)
-    name: int | None = attrs.field(default=None, validator=_optional_position)
-    amount: int | None = attrs.field(default=None, validator=_optional_position)
-    container: int | None = attrs.field(default=None, validator=_optional_position)
-    text: int | None = attrs.field(default=None, validator=_optional_position)
-    words: tuple[str, ...] = attrs.field(default=(), validator=_words)
-    in_hand: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-
-    def __attrs_post_init__(self) -> None:
-        if self.target != "none" and self.name is None:
-            raise ValueError(f"CatalogueShape({self.target!r}): `name` (the position of the "
-                             "parameter naming the target) is required")  # fmt: skip
-        if self.in_hand and self.container is None:
-            raise ValueError("CatalogueShape: `in_hand` needs a `container` position")
 
 
 def target_id(world: World, kind: str, name: str) -> str | None:

@@ -25,9 +25,11 @@ class GameView(Protocol):
     """The part of the game a rule may read and change (implemented by `engine.game.Game`)."""
 
     world: World
+
     @property
     def agents(self) -> Mapping[str, AgentState]:
         """Every agent by id, in the fixed agent order."""
+
     rng: random.Random
     config: Any  # the engine's GameConfig: read named fields, never mutate
     quests: Any  # quest data of the world pack (None when the world has none)
