@@ -159,8 +159,10 @@ def target_id(world: World, kind: str, name: str) -> str | None:
     return world.def_of(oid).id if oid is not None else None
 
 
-# Rule packs are plain Python, loaded by path: they subclass these in a compiled build too.
-@mypyc_attr(allow_interpreted_subclasses=True)
+# Rule packs are plain Python, loaded by path, and subclass these. Compiled (build_mypyc.py), a
+# native class with ABCMeta answers issubclass() wrongly for interpreted subclasses (mypyc
+# builds the type without ABCMeta.__new__): a regular class, its methods still compiled.
+@mypyc_attr(native_class=False)
 class BaseActionRule(ABC):
     """One verb. Class attributes describe it; `apply` carries it out for `ctx.agent`.
 
@@ -296,8 +298,10 @@ class BaseActionRule(ABC):
         return out
 
 
-# Rule packs are plain Python, loaded by path: they subclass these in a compiled build too.
-@mypyc_attr(allow_interpreted_subclasses=True)
+# Rule packs are plain Python, loaded by path, and subclass these. Compiled (build_mypyc.py), a
+# native class with ABCMeta answers issubclass() wrongly for interpreted subclasses (mypyc
+# builds the type without ABCMeta.__new__): a regular class, its methods still compiled.
+@mypyc_attr(native_class=False)
 class BaseStepRule(ABC):
     """A background system run once per tick (bootstrap included) after every agent has acted.
 
@@ -361,8 +365,10 @@ class BaseStepRule(ABC):
         )
 
 
-# Rule packs are plain Python, loaded by path: they subclass these in a compiled build too.
-@mypyc_attr(allow_interpreted_subclasses=True)
+# Rule packs are plain Python, loaded by path, and subclass these. Compiled (build_mypyc.py), a
+# native class with ABCMeta answers issubclass() wrongly for interpreted subclasses (mypyc
+# builds the type without ABCMeta.__new__): a regular class, its methods still compiled.
+@mypyc_attr(native_class=False)
 class BaseInitRule(ABC):
     """Runs once per episode, after the world is built and before the bootstrap tick's step rules
     (a world pack's way to set up its world: place things, seed `world_state` ...)."""

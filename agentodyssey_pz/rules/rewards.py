@@ -16,6 +16,14 @@ import attrs
 
 from agentodyssey_pz.world.agents import AgentState
 
+try:  # a compiled build (scripts/build_mypyc.py) reads it; the pure one runs without it
+    from mypy_extensions import mypyc_attr
+except ImportError:
+
+    def mypyc_attr(*_: Any, **__: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 COMPONENTS = (
     "exploration",
     "craft",
@@ -155,6 +163,8 @@ class ProgressSnapshot(NamedTuple):
         )
 
 
+# A world pack's reward function subclasses it; see rules.base's rule classes.
+@mypyc_attr(native_class=False)
 class RewardFunction(ABC):
     """Turns one tick into a `RewardBreakdown` per agent."""
 
