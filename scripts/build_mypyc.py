@@ -3,7 +3,15 @@ sources and win over them on import; delete them, or run with --clean, for the p
 
 Usage (from the repository root, in a venv with mypy, setuptools and a C compiler):
     python scripts/build_mypyc.py          # build the modules below in place
+    python scripts/build_mypyc.py --pack   # round 3: the modules below and the base rule pack
     python scripts/build_mypyc.py --clean  # remove the build outputs: back to the pure package
+
+Round 3 (--pack): the base rule pack `rules/base/` is not a package, and a compiled module is bound
+to the module name it was compiled under. So it is compiled as `_agentodyssey_pack_base.*` (through
+a symlink `_agentodyssey_pack_base -> rules/base` at the root, module names from paths with mypy's
+--explicit-package-bases, no `__init__.py` needed), its .so files land beside its sources, and
+`rules.packs.load_pack` imports the bundled base pack under that fixed namespace when it finds them
+(`COMPILED_BASE_NAMESPACE`). Other packs stay interpreted, loaded by path.
 
 Not part of the package: nothing imports it, `pip install .` never runs it. The .so, .c and
 build/ outputs are ignored by git.
@@ -11,9 +19,11 @@ build/ outputs are ignored by git.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,33 +51,88 @@ MODULES = [
     "agentodyssey_pz/rules/targets.py",
     "agentodyssey_pz/rules/kills.py",
 ]
+# Round 3 (--pack): the bundled base rule pack, every module, under its fixed compiled name.
+PACK_LINK = "_agentodyssey_pack_base"  # = rules.packs.COMPILED_BASE_NAMESPACE
+PACK_DIR = "rules/base"
+
+
+def pack_modules() -> list[str]:
+    return sorted(
+        f"{PACK_LINK}/{f.relative_to(ROOT / PACK_DIR).as_posix()}"
+        for f in (ROOT / PACK_DIR).rglob("*.py")
+        if "__pycache__" not in f.parts
+    )
+
+
 # Not compiled: adapter/parallel.py (mypyc: "Multiple assignment in class bodies not supported",
 # the read-only dict's `__setitem__ = __delitem__ = _refuse`), the rule packs under rules/ (loaded
-# by path), observe/catalogue.py (built once per env).
+# by path; but the base pack with --pack, see above), observe/catalogue.py (built once per env).
 
 
 def clean() -> None:
     for pattern in ("*.so", "*.c"):
         for path in ROOT.glob(pattern):
             path.unlink()
-    for path in (ROOT / "agentodyssey_pz").rglob("*.so"):
-        path.unlink()
+    for folder in ("agentodyssey_pz", PACK_DIR):
+        for path in (ROOT / folder).rglob("*.so"):
+            path.unlink()
+    if (ROOT / PACK_LINK).is_symlink():
+        (ROOT / PACK_LINK).unlink()
     shutil.rmtree(ROOT / "build", ignore_errors=True)
 
 
-def build(modules: list[str]) -> None:
+def build(modules: list[str], *, pack: bool = False) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
+    flags = ["--follow-imports=silent", "--ignore-missing-imports"]
+    if pack:
+        link = ROOT / PACK_LINK
+        if not link.is_symlink():
+            link.symlink_to(PACK_DIR, target_is_directory=True)
+        flags.append("--explicit-package-bases")  # pack module names from their paths
+
+    ext_modules = mypycify([*flags, *modules], opt_level="3")
+    if pack:
+        open_non_native_checks(ext_modules, modules)
     setup(
         name="agentodyssey-pz-mypyc-spike",
         packages=[],
         py_modules=[],
-        ext_modules=mypycify(
-            ["--follow-imports=silent", "--ignore-missing-imports", *modules], opt_level="3"
-        ),
+        ext_modules=ext_modules,
         script_args=["build_ext", "--inplace"],
     )
+
+
+NON_NATIVE = re.compile(r"@mypyc_attr\(native_class=False[^)]*\)[^\n]*\nclass (\w+)")
+EXACT_CHECK = re.compile(r"Py_TYPE\((\w+)\) == (CPyType_\w+)")
+
+
+def open_non_native_checks(ext_modules: list[Any], modules: list[str]) -> None:
+    """Round 3's hack on mypyc's C output. mypyc checks an argument typed as a compiled class it
+    knows all the subclasses of with `Py_TYPE(x) == T` (or a chain of them). A non-native class
+    (`mypyc_attr(native_class=False)`) that is not abstract counts as having no subclasses
+    (`allow_interpreted_subclasses` is ignored for non-native classes), so an inherited compiled
+    method called on an interpreted subclass (another pack's) raises TypeError, e.g. on `self`.
+    Here, for the non-native classes of the compiled modules, those checks become
+    `PyObject_TypeCheck(x, T)`: isinstance, what the check means. Ugly, a spike's."""
+    names = set()
+    for module in modules:
+        names.update(NON_NATIVE.findall((ROOT / module).read_text()))
+
+    def widen(match: re.Match[str]) -> str:
+        if any(match.group(2).endswith(f"___{name}") for name in names):
+            return f"PyObject_TypeCheck({match.group(1)}, {match.group(2)})"
+        return match.group(0)
+
+    for ext in ext_modules:
+        for source in ext.sources:
+            path = ROOT / source
+            if path.suffix == ".c":
+                text = path.read_text()
+                widened = EXACT_CHECK.sub(widen, text)
+                if widened != text:
+                    path.write_text(widened)
 
 
 if __name__ == "__main__":
@@ -77,5 +142,6 @@ if __name__ == "__main__":
     if "--clean" in sys.argv[1:]:
         clean()
     else:
+        pack = "--pack" in sys.argv[1:]
         chosen = [a for a in sys.argv[1:] if a.endswith(".py")] or MODULES
-        build(chosen)
+        build(chosen + (pack_modules() if pack else []), pack=pack)

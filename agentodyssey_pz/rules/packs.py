@@ -25,12 +25,13 @@ import math
 import sys
 import types
 from collections.abc import Iterable, Sequence
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import attrs
 
 from agentodyssey_pz.errors import RulePackError
-from agentodyssey_pz.resources import rules_dir
+from agentodyssey_pz.resources import BASE_PACK, rules_dir
 from agentodyssey_pz.rules.base import (
     BaseActionRule,
     BaseInitRule,
@@ -42,6 +43,10 @@ from agentodyssey_pz.rules.base import (
 from agentodyssey_pz.rules.rewards import RewardFunction
 
 NAMESPACE_PREFIX = "_agentodyssey_pack_"
+# Issue 35's spike (scripts/build_mypyc.py --pack): a compiled module is bound to the module name it
+# was compiled under, so the bundled base pack, once compiled (its .so files beside its sources), is
+# imported under this fixed namespace instead of the digest-derived one. Other packs never are.
+COMPILED_BASE_NAMESPACE = NAMESPACE_PREFIX + "base"
 LOG = logging.getLogger("agentodyssey_pz.rules")
 
 
@@ -58,8 +63,17 @@ class RulePack:
 
 
 def _namespace(root: Path, digest: str) -> str:
+    if _compiled_base(root):
+        return COMPILED_BASE_NAMESPACE
     key = hashlib.sha1(f"{root}\0{digest}".encode()).hexdigest()[:12]
     return f"{NAMESPACE_PREFIX}{key}"
+
+
+def _compiled_base(root: Path) -> bool:
+    """Whether `root` is the bundled base pack with a compiled build beside it (the spike's)."""
+    if root != (rules_dir() / BASE_PACK).resolve():
+        return False
+    return any((root / f"carrying{suffix}").exists() for suffix in EXTENSION_SUFFIXES)
 
 
 def _python_files(root: Path) -> list[Path]:

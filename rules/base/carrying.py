@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import functools
 import math
+from abc import ABC
+from typing import ClassVar
 
-from agentodyssey_pz.rules.base import INVENTORY, RuleResult
+from agentodyssey_pz.rules.base import INVENTORY, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.parse import command_text
@@ -61,13 +63,17 @@ _short_run = functools.lru_cache(maxsize=CACHED_RUNS)(_write_run)
 AmountRuns = list[tuple[tuple[str, ...], int]]
 
 
-class ListsAmounts:
+# spike (mypyc): an ABC (no abstract methods) so that a compiled verb's bases can be set to
+# (ListsAmounts, BaseActionRule) after the fact (`__bases__` needs the same layout: both over ABC);
+# the MRO of those verbs is the pure build's.
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+class ListsAmounts(ABC):
     """For verbs whose first parameter is an amount: `valid_params` and `valid_commands` from
     `amount_runs(ctx)` - per listed entry, the other parameters and the largest amount. Mixed in
     before `BaseActionRule`. Lists of amounts get long (a stack of 40 stones, two bags: 80
     commands), so the written commands of a run are cached."""
 
-    verb: str
+    verb: ClassVar[str]
 
     def amount_runs(self, ctx: RuleContext) -> AmountRuns:
         raise NotImplementedError

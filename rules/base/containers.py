@@ -33,6 +33,7 @@ def locate_container(
 
     Returns (container, "", "") or (None, outcome suffix, the reason in words).
     """
+    cid: str | None
     if name == INVENTORY:
         if agent.inventory_id is None:
             return None, NO_INVENTORY, "I have no inventory equipped"

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from agentodyssey_pz.rules.base import mypyc_attr
 from agentodyssey_pz.rules.events import AGENT_DIED, QUEST_STAGE_ADVANCED, SIDE_QUEST_COMPLETED
 from agentodyssey_pz.rules.rewards import ProgressSnapshot, RewardBreakdown, RewardFunction
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class DefaultRewardFunction(RewardFunction):
     def compute(
         self, game: Any, before: Mapping[str, ProgressSnapshot], res: Any

@@ -17,7 +17,14 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult, target_id
+from agentodyssey_pz.rules.base import (
+    ONE,
+    BaseActionRule,
+    CatalogueShape,
+    RuleResult,
+    mypyc_attr,
+    target_id,
+)
 from agentodyssey_pz.rules.context import RuleContext, once_per_phase
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
@@ -25,6 +32,9 @@ from agentodyssey_pz.world.schema import ObjectDef
 from agentodyssey_pz.world.world import World
 
 from .carrying import ListsAmounts, count_in_stores, parse_amount
+
+# spike (mypyc): multiple inheritance hidden from mypyc ("not supported"), restored below the class
+_ListsAmounts: Any = ListsAmounts
 
 MERCHANT_ROLE = "merchant"  # the only NPC role with engine meaning in the base game
 SELL_PRICE_FACTOR = 0.5  # a merchant pays floor(value x 0.5) per unit it buys from an agent
@@ -116,12 +126,14 @@ def kind_name_resolves(world: World, obj: ObjectDef) -> bool:
     return world.obj_name_to_id.get(obj.name) == obj.id
 
 
-class DealRule(ListsAmounts, BaseActionRule):
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+class DealRule(_ListsAmounts, BaseActionRule):
     """`buy` and `sell`: `<verb> <amount> <object> <merchant>`. A deal is quoted first (every check,
     nothing changed); a refusal is one line, otherwise the notes (clamped amounts), then `close`."""
 
     params = ("amount", "obj_name", "npc_name")
-    param_min = param_max = 3
+    param_min = 3
+    param_max = 3
     catalogue = CatalogueShape("tradable", name=1, amount=0)
 
     @abstractmethod
@@ -156,3 +168,12 @@ class DealRule(ListsAmounts, BaseActionRule):
         for note in deal.notes:
             res.say(agent.id, note.key, note.text)
         return self.close(ctx, deal, res)
+
+
+# spike (mypyc): compiled, a class gets only the bases mypy knows (not the Any-typed mixin): the
+# pure build's bases (and MRO) restored; in the pure build, a no-op. And its `@abstractmethod`s are
+# lost (its compiled functions carry no `__isabstractmethod__` for ABCMeta to find): `load_pack`
+# would take this helper base for a rule with no `name`. Restated (in the pure build, the very set
+# ABCMeta found). With setattr: mypyc fails on the plain assignment (an internal error).
+setattr(DealRule, "__bases__", (ListsAmounts, BaseActionRule))  # noqa: B010
+setattr(DealRule, "__abstractmethods__", frozenset({"close", "quote"}))  # noqa: B010

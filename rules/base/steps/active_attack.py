@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.world import World
 
@@ -37,6 +37,7 @@ def ambush_chances(levels: set[int]) -> dict[int, float]:
     return {level: MIN_CHANCE + (level - MIN_LEVEL) * step for level in levels}
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class ActiveAttack(BaseStepRule):
     name = "active_attack_step"
     priority = 6

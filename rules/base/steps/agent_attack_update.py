@@ -8,10 +8,11 @@ updating at the first agent whose attack is not positive; every agent is updated
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class AgentAttackUpdate(BaseStepRule):
     name = "agent_attack_update_step"
     priority = 1

@@ -13,7 +13,7 @@ attack that landed, before the defeat check: an armour's counter-damage).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import Npc
@@ -31,6 +31,7 @@ QUIET_ACTIONS = {
 }
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class CombatRhythm(BaseStepRule):
     name = "combat_rhythm_step"
     priority = 2

@@ -15,7 +15,7 @@ tracked as moving from `equip`, not `hand`.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import AGENT_DIED, WORLD_AGENT
 from agentodyssey_pz.world.agents import AgentState
@@ -26,6 +26,7 @@ from ..carrying import area_loc, equip_loc, hand_loc
 FULL_STAMINA = 1.0
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class DeathAndRespawn(BaseStepRule):
     name = "death_and_respawn_step"
     priority = 7

@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import MAIN_QUEST_COMPLETE, QUEST_STAGE_ADVANCED
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Pair, Record
@@ -97,6 +97,7 @@ def describe(world: World, value: Any) -> str:
     return str(value)
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class MainQuest(BaseStepRule):
     name = "main_quest_step"
     priority = 2
@@ -195,29 +196,37 @@ class MainQuest(BaseStepRule):
     def _update_shared_bosses(
         game: Any, quest: MainQuestDef, state: dict[str, Any], winners: set[Any]
     ) -> None:
-        """Each live shared boss: its health back after it beat anyone this tick (`winners`: the
-        NPCs that did; a reset sets the health from the boss's records, so once is as good as
-        twice), then its modifiers, met by any agent whose quest runs."""
-        world, variables = game.world, state["vars"]
-        holders = [
-            agent
-            for agent in game.agents.values()
-            if agent.tutorial_passed and not agent.progress.get(STATE_KEY, {}).get("complete", True)
-        ]
+        # spike (mypyc): a closure inside a method of a non-native class crashes mypyc (internal
+        # error in env_class); the body lives in a module function.
+        update_shared_bosses(game, quest, state, winners)
 
-        def resolve(value: Any) -> Any:
-            if isinstance(value, str) and value.startswith("$"):
-                return variables.get(value[1:])
-            return value
 
-        for key, npc_id in state.get("shared_bosses", {}).items():
-            npc = world.npcs.get(npc_id)
-            if npc is None or npc.hp <= 0:
-                continue
-            boss = quest.bosses[key]
-            if npc_id in winners:
-                reset_after_defeat(boss, npc, state)
-            refresh_boss(world, boss, npc, holders, resolve(boss.in_), state, resolve)
+def update_shared_bosses(
+    game: Any, quest: MainQuestDef, state: dict[str, Any], winners: set[Any]
+) -> None:
+    """Each live shared boss: its health back after it beat anyone this tick (`winners`: the
+    NPCs that did; a reset sets the health from the boss's records, so once is as good as
+    twice), then its modifiers, met by any agent whose quest runs."""
+    world, variables = game.world, state["vars"]
+    holders = [
+        agent
+        for agent in game.agents.values()
+        if agent.tutorial_passed and not agent.progress.get(STATE_KEY, {}).get("complete", True)
+    ]
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("$"):
+            return variables.get(value[1:])
+        return value
+
+    for key, npc_id in state.get("shared_bosses", {}).items():
+        npc = world.npcs.get(npc_id)
+        if npc is None or npc.hp <= 0:
+            continue
+        boss = quest.bosses[key]
+        if npc_id in winners:
+            reset_after_defeat(boss, npc, state)
+        refresh_boss(world, boss, npc, holders, resolve(boss.in_), state, resolve)
 
 
 @attrs.frozen

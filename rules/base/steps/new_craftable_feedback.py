@@ -18,7 +18,7 @@ Packs that word the lines or report otherwise (the bundled `living_world`) subcl
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.world import World
@@ -40,6 +40,7 @@ def recipe_text(world: World, product_id: str) -> str:
     return f"{product.name} ({parts})"
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class NewCraftableFeedback(BaseStepRule):
     name = "new_craftable_feedback_step"
     priority = 5

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import SIDE_QUEST_COMPLETED
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record
@@ -169,6 +170,7 @@ def guide_def(npc: str, name: str) -> GuideDef:
     return GuideDef(npc=npc, names=(name,))
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class SideQuest(BaseStepRule):
     name = "side_quest_step"
     priority = 3
@@ -325,7 +327,7 @@ class Errands:
         return {**task, "target_area": area_id, "description": text}
 
     # ---------------------------------------------------------------- completion
-    def is_done(self, scenario: str, task: dict[str, Any], mine: list[Any]) -> bool:
+    def is_done(self, scenario: str, task: dict[str, Any], mine: Sequence[Any]) -> bool:
         """Whether a task is done; `mine` is this tick's events about the agent."""
         if scenario == "collect":
             return count_carried(self.world, self.agent, task["target"]) >= task["target_count"]

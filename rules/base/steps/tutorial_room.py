@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import WORLD_AGENT
 from agentodyssey_pz.rules.packs import load_pack
@@ -100,6 +100,7 @@ def render(text: str, values: Mapping[str, Any]) -> str:
     return fill_placeholders(text, lambda name, raw: str(values.get(name, raw)))
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class TutorialRoom(BaseStepRule):
     name = "tutorial_room_step"
     priority = 1
@@ -275,7 +276,7 @@ class Lesson:
             state["place_id"] = place_id
             state.pop("removed", None)
         area_id = free_id(AREA_ID, world.areas)
-        world.add_area(Area(area_id, self.tutorial.room_name, ROOM_LEVEL, True, place_id))
+        world.add_area(Area(area_id, self.tutorial.room_name, ROOM_LEVEL, True, place_id))  # type: ignore[arg-type]
         world.connect(
             area_id, world.spawn_area, locked=True, key=self.tutorial.roles["key"], owner=agent.id
         )

@@ -30,7 +30,7 @@ import logging
 from typing import Any
 
 from agentodyssey_pz.errors import WorldDefinitionError
-from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
+from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.world.expansion import check_expansion
@@ -55,6 +55,7 @@ def tutorial_areas(world: World) -> set[str]:
     return areas
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class WorldExpansion(BaseStepRule):
     name = "world_expansion_step"
     priority = 100

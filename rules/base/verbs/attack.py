@@ -18,7 +18,7 @@ fights back still counts in the streak and tires
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.rules.kills import kill_npc
 from agentodyssey_pz.world.agents import AgentState, Engagement
@@ -43,11 +43,13 @@ def refusal(agent: AgentState, npc: Npc | None) -> tuple[str, str] | None:
     return None
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Attack(BaseActionRule):
     name = "attack"
     verb = "attack"
     params = ("npc_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = (
         "Attack someone here; a defending enemy takes only 10% damage, and attacking again and "
         "again tires me (weaker blows) until I wait or defend."

@@ -20,7 +20,7 @@ Reference quirks fixed and interpretations:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.base import RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores, remove_count
 from agentodyssey_pz.world.entities import Npc
@@ -83,6 +83,7 @@ def price_checked(
     return Deal(npc, obj, amount, price, (note,) if clamped else ())
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Buy(DealRule):
     name = "buy"
     verb = "buy"

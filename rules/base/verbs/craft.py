@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
-from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import (
     AgentState,
@@ -51,6 +52,9 @@ from ..carrying import (
     take_units,
     units_needed,
 )
+
+# spike (mypyc): multiple inheritance hidden from mypyc ("not supported"), restored below the class
+_ListsAmounts: Any = ListsAmounts
 
 EXACT = "exact"  # GameConfig.fractional_crafting value that keeps fractional credit
 NEEDS_NOTHING: frozenset[str] = frozenset()  # `world.needs` of an id it does not know
@@ -181,11 +185,13 @@ def produce(world: World, agent: AgentState, obj: ObjectDef, amount: int, res: R
     )
 
 
-class Craft(ListsAmounts, BaseActionRule):
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+class Craft(_ListsAmounts, BaseActionRule):
     name = "craft"
     verb = "craft"
     params = ("amount", "obj_name")
-    param_min = param_max = 2
+    param_min = 2
+    param_max = 2
     description = (
         "Make items from ingredients I carry, at the stations here; they land on the ground."
     )
@@ -304,3 +310,8 @@ class Craft(ListsAmounts, BaseActionRule):
                 if possible >= 1:
                     found.append((obj, possible))
         return found
+
+
+# spike (mypyc): compiled, a class gets only the bases mypy knows (not the Any-typed mixin):
+# the pure build's bases (and MRO) restored; in the pure build, a no-op.
+setattr(Craft, "__bases__", (ListsAmounts, BaseActionRule))  # noqa: B010

@@ -3,7 +3,7 @@ missing stamina. Rule pack `base`; docs/mechanics/verbs.md#defend."""
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 
 ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
@@ -11,6 +11,7 @@ ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
 STAMINA_RECOVERY = 0.5  # share of the missing stamina recovered by defending in combat
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Defend(BaseActionRule):
     name = "defend"
     verb = "defend"

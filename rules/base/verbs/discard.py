@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import ONE, BaseActionRule, CatalogueShape, RuleResult, entry_key
+from agentodyssey_pz.rules.base import (
+    ONE,
+    BaseActionRule,
+    CatalogueShape,
+    RuleResult,
+    entry_key,
+    mypyc_attr,
+)
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import ContainerInstance
 
@@ -35,12 +42,17 @@ from ..containers import (
     reachable_containers,
 )
 
+# spike (mypyc): multiple inheritance hidden from mypyc ("not supported"), restored below the class
+_ListsAmounts: Any = ListsAmounts
 
-class Discard(ListsAmounts, BaseActionRule):
+
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+class Discard(_ListsAmounts, BaseActionRule):
     name = "discard"
     verb = "discard"
     params = ("amount", "obj_name", "container_name")
-    param_min = param_max = 3
+    param_min = 3
+    param_max = 3
     description = "Take items out of my inventory or a container and leave them on the ground here."
     catalogue = CatalogueShape("storable", name=1, amount=0, container=2, in_hand=True)
     lists_from_reach = True  # its listings read only what `reach_key` covers
@@ -127,3 +139,8 @@ class Discard(ListsAmounts, BaseActionRule):
             for name, oid, _ in contents_by_name(world, container):
                 out.append((entry_key(world.def_of(oid).id, suffix), (ONE, name, cname)))
         return out
+
+
+# spike (mypyc): compiled, a class gets only the bases mypy knows (not the Any-typed mixin):
+# the pure build's bases (and MRO) restored; in the pure build, a no-op.
+setattr(Discard, "__bases__", (ListsAmounts, BaseActionRule))  # noqa: B010

@@ -3,18 +3,20 @@ docs/mechanics/verbs.md#drop."""
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import remove_count
 
 from ..carrying import area_loc, hand_loc
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Drop(BaseActionRule):
     name = "drop"
     verb = "drop"
     params = ("object_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Put one unit of something I hold down on the ground."
     catalogue = CatalogueShape("object", name=0)
     lists_from_reach = True  # its listings read only what `reach_key` covers

@@ -15,7 +15,7 @@ who is near knows will work: the unlocked paths, and nothing while it is engaged
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, remove_count
 from agentodyssey_pz.world.darkness import in_darkness
@@ -64,11 +64,13 @@ def opener_in_hand(agent: AgentState, key: str | None) -> str | None:
     return wanted if agent.hands.get(wanted, 0) > 0 else None
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Enter(BaseActionRule):
     name = "enter"
     verb = "enter"
     params = ("area_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Walk to a neighbouring area; a locked path needs its key in hand."
     catalogue = CatalogueShape("area", name=0)
     valid_params_from_mask = True
@@ -91,7 +93,7 @@ class Enter(BaseActionRule):
             )
         origin = agent.area_id
         if world.graph.is_locked(origin, target):
-            key = world.graph.path(origin, target)[KEY]
+            key = world.graph.path(origin, target)[KEY]  # type: ignore[index]  # locked: a path
             opener = opener_in_hand(agent, key)
             if opener is None:
                 needed = (
@@ -129,7 +131,8 @@ class Enter(BaseActionRule):
         if agent.combats and (blocking_enemies(world, agent) or in_darkness(world, agent)):
             return []
         area_named = world.area_named
-        out = []  # a plain loop: two or three neighbours, every agent, every tick
+        out: list[tuple[str | None, tuple[str, ...]]] = []
+        # a plain loop: two or three neighbours, every agent, every tick
         for _, name, path in world.named_neighbors(agent.area_id, agent.id):
             if not path[LOCKED] or (
                 opener_in_hand(agent, path[KEY]) is not None and not in_darkness(world, agent)

@@ -11,7 +11,7 @@ tokens; docs/mechanics/dependency-tracking.md#tracking-events).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.world import World
@@ -44,11 +44,13 @@ def refusal(world: World, agent: AgentState, oid: str) -> tuple[str, str] | None
     return None
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Equip(BaseActionRule):
     name = "equip"
     verb = "equip"
     params = ("obj_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Equip something I hold: a container becomes my inventory, armour protects me."
     catalogue = CatalogueShape("equippable", name=0)
     lists_from_reach = True  # its listings read only what `reach_key` covers

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, container_load, held_containers
 from agentodyssey_pz.world.entities import ContainerInstance
@@ -60,7 +60,10 @@ def reachable_stores(world: World, agent: AgentState) -> list[tuple[dict[str, in
     """Where a (non-container) object can be inspected from, in order: hands, equipped, the
     inventory, containers held in hand, the ground; each with the maker of its tracking location
     and the maker's argument (the location is built only for the store `locate` finds)."""
-    stores = [(agent.hands, hand_loc, agent), (agent.equipped, equip_loc, agent)]
+    stores: list[tuple[dict[str, int], Any, Any]] = [
+        (agent.hands, hand_loc, agent),
+        (agent.equipped, equip_loc, agent),
+    ]
     if agent.inventory_id is not None:
         inventory_id = agent.inventory_id
         stores.append((world.containers[inventory_id].items, container_loc, inventory_id))
@@ -96,11 +99,13 @@ def uses_text(world: World, def_id: str) -> str:
     return ", ".join(uses) if uses else "None"
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Inspect(BaseActionRule):
     name = "inspect"
     verb = "inspect"
     params = ("object_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Look closely at my inventory, a container, or something I hold or see."
     catalogue = CatalogueShape("object", name=0, words=(INVENTORY,))
     lists_from_reach = True  # its listings read only what `reach_key` covers
@@ -125,7 +130,7 @@ class Inspect(BaseActionRule):
             return res.fail(
                 agent.id, "inspect.not_here", f"I cannot inspect {name}: I see none within reach."
             )
-        return self.inspect_object(ctx, res, oid, loc)
+        return self.inspect_object(ctx, res, oid, loc)  # type: ignore[arg-type]  # loc: oid is set
 
     def inspect_inventory(self, ctx: RuleContext, res: RuleResult) -> None:
         agent, world = ctx.actor, ctx.world

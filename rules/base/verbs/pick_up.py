@@ -6,18 +6,20 @@ containers included (a container keeps its contents).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import add_count
 
 from ..carrying import area_loc, hand_loc
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class PickUp(BaseActionRule):
     name = "pick_up"
     verb = "pick up"
     params = ("object_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Pick one unit of an object up from the ground (two hands: two units at most)."
     catalogue = CatalogueShape("object", name=0)
     lists_from_reach = True  # its listings read only what `reach_key` covers

@@ -19,7 +19,7 @@ Reference quirks fixed and interpretations:
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import RuleResult
+from agentodyssey_pz.rules.base import RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState, carried_stores
 from agentodyssey_pz.world.entities import Npc
@@ -93,6 +93,7 @@ def price_checked(
     return Deal(npc, obj, min(requested, have, afford), unit, tuple(notes))
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Sell(DealRule):
     name = "sell"
     verb = "sell"

@@ -26,6 +26,7 @@ from agentodyssey_pz.rules.base import (
     CatalogueShape,
     RuleResult,
     entry_key,
+    mypyc_attr,
 )
 from agentodyssey_pz.rules.context import RuleContext, WorldTable
 from agentodyssey_pz.world.agents import AgentState
@@ -50,6 +51,9 @@ from ..containers import (
     names_itself,
     reachable_containers,
 )
+
+# spike (mypyc): multiple inheritance hidden from mypyc ("not supported"), restored below the class
+_ListsAmounts: Any = ListsAmounts
 
 
 class Storables(WorldTable):
@@ -118,11 +122,13 @@ def where(container_name: str) -> str:
     return "my inventory" if container_name == INVENTORY else container_name
 
 
-class Store(ListsAmounts, BaseActionRule):
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+class Store(_ListsAmounts, BaseActionRule):
     name = "store"
     verb = "store"
     params = ("amount", "obj_name", "container_name")
-    param_min = param_max = 3
+    param_min = 3
+    param_max = 3
     description = "Put items from my hands or the ground here into my inventory or a container."
     catalogue = CatalogueShape("storable", name=1, amount=0, container=2, in_hand=True)
     lists_from_reach = True  # its listings read only what `reach_key` covers
@@ -250,3 +256,8 @@ class Store(ListsAmounts, BaseActionRule):
                 if not size or free >= size:
                     out.append((entry_key(def_id, suffix), (ONE, name, cname)))
         return out
+
+
+# spike (mypyc): compiled, a class gets only the bases mypy knows (not the Any-typed mixin):
+# the pure build's bases (and MRO) restored; in the pure build, a no-op.
+setattr(Store, "__bases__", (ListsAmounts, BaseActionRule))  # noqa: B010

@@ -15,7 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, entry_key
+from agentodyssey_pz.rules.base import (
+    BaseActionRule,
+    CatalogueShape,
+    RuleResult,
+    entry_key,
+    mypyc_attr,
+)
 from agentodyssey_pz.rules.context import RuleContext
 
 from ..carrying import INVENTORY, container_loc, hand_loc, move_units
@@ -29,11 +35,13 @@ from ..containers import (
 UNITS_TAKEN = 1  # one unit per command, like picking up
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class TakeOut(BaseActionRule):
     name = "take_out"
     verb = "take out"
     params = ("obj_name", "container_name")
-    param_min = param_max = 2
+    param_min = 2
+    param_max = 2
     description = "Take one item out of my inventory or a container into my hands."
     catalogue = CatalogueShape("storable", name=0, container=1, in_hand=True)
     lists_from_reach = True  # its listings read only what `reach_key` covers

@@ -10,7 +10,7 @@ not for sale instead of a price of None.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.entities import Npc
 from agentodyssey_pz.world.world import World
@@ -36,11 +36,13 @@ def price_list(world: World, npc: Npc) -> str:
     return ", ".join(entries)
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class TalkTo(BaseActionRule):
     name = "talk_to"
     verb = "talk to"
     params = ("npc_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Talk to someone here: hear what they say (merchants also list their prices)."
     catalogue = CatalogueShape("npc", name=0)
     valid_params_from_mask = True

@@ -9,17 +9,19 @@ docs/mechanics/dependency-tracking.md#tracking-events).
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 
 from ..carrying import equip_loc, hand_loc, move_units
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Unequip(BaseActionRule):
     name = "unequip"
     verb = "unequip"
     params = ("obj_name",)
-    param_min = param_max = 1
+    param_min = 1
+    param_max = 1
     description = "Take off something I have equipped and hold it (needs a free hand)."
     catalogue = CatalogueShape("equippable", name=0)
     lists_from_reach = True  # its listings read only what `reach_key` covers

@@ -5,7 +5,7 @@ Rule pack `base`; docs/mechanics/verbs.md#wait.
 
 from __future__ import annotations
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 
 ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
@@ -13,6 +13,7 @@ ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
 FULL_STAMINA = 1.0
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Wait(BaseActionRule):
     name = "wait"
     verb = "wait"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult
+from agentodyssey_pz.rules.base import BaseActionRule, CatalogueShape, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 from agentodyssey_pz.world.agents import AgentState
 from agentodyssey_pz.world.entities import WritableInstance
@@ -41,11 +41,13 @@ def room_left(world: World, writable: WritableInstance) -> int:
     return world.def_of(writable.id).text_limit - len(writable.text)
 
 
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
 class Write(BaseActionRule):
     name = "write"
     verb = "write"
     params = ("text", "writable_name")
-    param_min = param_max = 2
+    param_min = 2
+    param_max = 2
     description = (
         'Write text on a writable I hold, with a writing tool in hand: write "text" note_1.'
     )
