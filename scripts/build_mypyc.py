@@ -19,7 +19,6 @@ build/ outputs are ignored by git.
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -93,8 +92,6 @@ def build(modules: list[str], *, pack: bool = False) -> None:
         flags.append("--explicit-package-bases")  # pack module names from their paths
 
     ext_modules = mypycify([*flags, *modules], opt_level="3")
-    if pack:
-        open_non_native_checks(ext_modules, modules)
     setup(
         name="agentodyssey-pz-mypyc-spike",
         packages=[],
@@ -104,35 +101,35 @@ def build(modules: list[str], *, pack: bool = False) -> None:
     )
 
 
-NON_NATIVE = re.compile(r"@mypyc_attr\(native_class=False[^)]*\)[^\n]*\nclass (\w+)")
-EXACT_CHECK = re.compile(r"Py_TYPE\((\w+)\) == (CPyType_\w+)")
+def patch_mypyc() -> None:
+    """Round 3's hack on mypyc itself. mypyc checks an argument typed as a compiled class whose
+    subclasses it knows all of against those classes' exact types (`Py_TYPE(x) == T || ...`). For
+    a non-native class (`mypyc_attr(native_class=False)`) it counts only the compiled subclasses
+    (`allow_interpreted_subclasses` is ignored there), so an inherited compiled method called on
+    another pack's interpreted subclass raised TypeError (`self`), and so did an interpreted
+    `RewardFunction` once the base pack's compiled one existed. Patched: a non-native class has
+    unknown subclasses (isinstance checks). The installed mypyc is compiled, so its functions
+    cannot be patched: the build runs a copy of its pure-Python sources (no .so), in build/."""
+    import importlib.util
 
+    target = ROOT / "build" / "pure_mypy"
+    if not target.is_dir():
+        spec = importlib.util.find_spec("mypy")
+        assert spec is not None and spec.origin is not None
+        site = Path(spec.origin).parent.parent
+        for name in ("mypy", "mypyc"):
+            ignore = shutil.ignore_patterns("*.so", "__pycache__")
+            shutil.copytree(site / name, target / name, ignore=ignore)
+    sys.path.insert(0, str(target))
+    from mypyc.ir import class_ir
 
-def open_non_native_checks(ext_modules: list[Any], modules: list[str]) -> None:
-    """Round 3's hack on mypyc's C output. mypyc checks an argument typed as a compiled class it
-    knows all the subclasses of with `Py_TYPE(x) == T` (or a chain of them). A non-native class
-    (`mypyc_attr(native_class=False)`) that is not abstract counts as having no subclasses
-    (`allow_interpreted_subclasses` is ignored for non-native classes), so an inherited compiled
-    method called on an interpreted subclass (another pack's) raises TypeError, e.g. on `self`.
-    Here, for the non-native classes of the compiled modules, those checks become
-    `PyObject_TypeCheck(x, T)`: isinstance, what the check means. Ugly, a spike's."""
-    names = set()
-    for module in modules:
-        names.update(NON_NATIVE.findall((ROOT / module).read_text()))
+    assert not class_ir.__file__.endswith(".so"), class_ir.__file__
+    original = class_ir.ClassIR.subclasses
 
-    def widen(match: re.Match[str]) -> str:
-        if any(match.group(2).endswith(f"___{name}") for name in names):
-            return f"PyObject_TypeCheck({match.group(1)}, {match.group(2)})"
-        return match.group(0)
+    def subclasses(self: Any) -> Any:
+        return original(self) if self.is_ext_class else None
 
-    for ext in ext_modules:
-        for source in ext.sources:
-            path = ROOT / source
-            if path.suffix == ".c":
-                text = path.read_text()
-                widened = EXACT_CHECK.sub(widen, text)
-                if widened != text:
-                    path.write_text(widened)
+    class_ir.ClassIR.subclasses = subclasses  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
@@ -143,5 +140,7 @@ if __name__ == "__main__":
         clean()
     else:
         pack = "--pack" in sys.argv[1:]
+        if pack:
+            patch_mypyc()  # before anything imports mypyc
         chosen = [a for a in sys.argv[1:] if a.endswith(".py")] or MODULES
         build(chosen + (pack_modules() if pack else []), pack=pack)

@@ -162,7 +162,7 @@ def target_id(world: World, kind: str, name: str) -> str | None:
 # Rule packs are plain Python, loaded by path, and subclass these. Compiled (build_mypyc.py), a
 # native class with ABCMeta answers issubclass() wrongly for interpreted subclasses (mypyc
 # builds the type without ABCMeta.__new__): a regular class, its methods still compiled.
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)
+@mypyc_attr(native_class=False)
 class BaseActionRule(ABC):
     """One verb. Class attributes describe it; `apply` carries it out for `ctx.agent`.
 
@@ -301,7 +301,7 @@ class BaseActionRule(ABC):
 # Rule packs are plain Python, loaded by path, and subclass these. Compiled (build_mypyc.py), a
 # native class with ABCMeta answers issubclass() wrongly for interpreted subclasses (mypyc
 # builds the type without ABCMeta.__new__): a regular class, its methods still compiled.
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)
+@mypyc_attr(native_class=False)
 class BaseStepRule(ABC):
     """A background system run once per tick (bootstrap included) after every agent has acted.
 
@@ -368,7 +368,7 @@ class BaseStepRule(ABC):
 # Rule packs are plain Python, loaded by path, and subclass these. Compiled (build_mypyc.py), a
 # native class with ABCMeta answers issubclass() wrongly for interpreted subclasses (mypyc
 # builds the type without ABCMeta.__new__): a regular class, its methods still compiled.
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)
+@mypyc_attr(native_class=False)
 class BaseInitRule(ABC):
     """Runs once per episode, after the world is built and before the bootstrap tick's step rules
     (a world pack's way to set up its world: place things, seed `world_state` ...)."""

@@ -164,7 +164,7 @@ class ProgressSnapshot(NamedTuple):
 
 
 # A world pack's reward function subclasses it; see rules.base's rule classes.
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)
+@mypyc_attr(native_class=False)
 class RewardFunction(ABC):
     """Turns one tick into a `RewardBreakdown` per agent."""
 

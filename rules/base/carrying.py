@@ -66,7 +66,7 @@ AmountRuns = list[tuple[tuple[str, ...], int]]
 # spike (mypyc): an ABC (no abstract methods) so that a compiled verb's bases can be set to
 # (ListsAmounts, BaseActionRule) after the fact (`__bases__` needs the same layout: both over ABC);
 # the MRO of those verbs is the pure build's.
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class ListsAmounts(ABC):
     """For verbs whose first parameter is an amount: `valid_params` and `valid_commands` from
     `amount_runs(ctx)` - per listed entry, the other parameters and the largest amount. Mixed in

@@ -17,7 +17,7 @@ from agentodyssey_pz.rules.events import AGENT_DIED, QUEST_STAGE_ADVANCED, SIDE_
 from agentodyssey_pz.rules.rewards import ProgressSnapshot, RewardBreakdown, RewardFunction
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class DefaultRewardFunction(RewardFunction):
     def compute(
         self, game: Any, before: Mapping[str, ProgressSnapshot], res: Any

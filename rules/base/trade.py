@@ -126,7 +126,7 @@ def kind_name_resolves(world: World, obj: ObjectDef) -> bool:
     return world.obj_name_to_id.get(obj.name) == obj.id
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class DealRule(_ListsAmounts, BaseActionRule):
     """`buy` and `sell`: `<verb> <amount> <object> <merchant>`. A deal is quoted first (every check,
     nothing changed); a refusal is one line, otherwise the notes (clamped amounts), then `close`."""

@@ -37,7 +37,7 @@ def ambush_chances(levels: set[int]) -> dict[int, float]:
     return {level: MIN_CHANCE + (level - MIN_LEVEL) * step for level in levels}
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class ActiveAttack(BaseStepRule):
     name = "active_attack_step"
     priority = 6

@@ -12,7 +12,7 @@ from agentodyssey_pz.rules.base import BaseStepRule, RuleResult, mypyc_attr
 from agentodyssey_pz.rules.context import RuleContext
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class AgentAttackUpdate(BaseStepRule):
     name = "agent_attack_update_step"
     priority = 1

@@ -31,7 +31,7 @@ QUIET_ACTIONS = {
 }
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class CombatRhythm(BaseStepRule):
     name = "combat_rhythm_step"
     priority = 2

@@ -26,7 +26,7 @@ from ..carrying import area_loc, equip_loc, hand_loc
 FULL_STAMINA = 1.0
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class DeathAndRespawn(BaseStepRule):
     name = "death_and_respawn_step"
     priority = 7

@@ -97,7 +97,7 @@ def describe(world: World, value: Any) -> str:
     return str(value)
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class MainQuest(BaseStepRule):
     name = "main_quest_step"
     priority = 2

@@ -40,7 +40,7 @@ def recipe_text(world: World, product_id: str) -> str:
     return f"{product.name} ({parts})"
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class NewCraftableFeedback(BaseStepRule):
     name = "new_craftable_feedback_step"
     priority = 5

@@ -170,7 +170,7 @@ def guide_def(npc: str, name: str) -> GuideDef:
     return GuideDef(npc=npc, names=(name,))
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class SideQuest(BaseStepRule):
     name = "side_quest_step"
     priority = 3

@@ -100,7 +100,7 @@ def render(text: str, values: Mapping[str, Any]) -> str:
     return fill_placeholders(text, lambda name, raw: str(values.get(name, raw)))
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class TutorialRoom(BaseStepRule):
     name = "tutorial_room_step"
     priority = 1

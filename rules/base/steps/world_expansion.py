@@ -55,7 +55,7 @@ def tutorial_areas(world: World) -> set[str]:
     return areas
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class WorldExpansion(BaseStepRule):
     name = "world_expansion_step"
     priority = 100

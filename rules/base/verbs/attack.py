@@ -43,7 +43,7 @@ def refusal(agent: AgentState, npc: Npc | None) -> tuple[str, str] | None:
     return None
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Attack(BaseActionRule):
     name = "attack"
     verb = "attack"

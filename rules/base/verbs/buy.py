@@ -83,7 +83,7 @@ def price_checked(
     return Deal(npc, obj, amount, price, (note,) if clamped else ())
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Buy(DealRule):
     name = "buy"
     verb = "buy"

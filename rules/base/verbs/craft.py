@@ -185,7 +185,7 @@ def produce(world: World, agent: AgentState, obj: ObjectDef, amount: int, res: R
     )
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Craft(_ListsAmounts, BaseActionRule):
     name = "craft"
     verb = "craft"

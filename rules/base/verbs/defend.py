@@ -11,7 +11,7 @@ ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
 STAMINA_RECOVERY = 0.5  # share of the missing stamina recovered by defending in combat
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Defend(BaseActionRule):
     name = "defend"
     verb = "defend"

@@ -46,7 +46,7 @@ from ..containers import (
 _ListsAmounts: Any = ListsAmounts
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Discard(_ListsAmounts, BaseActionRule):
     name = "discard"
     verb = "discard"

@@ -64,7 +64,7 @@ def opener_in_hand(agent: AgentState, key: str | None) -> str | None:
     return wanted if agent.hands.get(wanted, 0) > 0 else None
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Enter(BaseActionRule):
     name = "enter"
     verb = "enter"

@@ -44,7 +44,7 @@ def refusal(world: World, agent: AgentState, oid: str) -> tuple[str, str] | None
     return None
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Equip(BaseActionRule):
     name = "equip"
     verb = "equip"

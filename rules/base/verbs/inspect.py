@@ -99,7 +99,7 @@ def uses_text(world: World, def_id: str) -> str:
     return ", ".join(uses) if uses else "None"
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Inspect(BaseActionRule):
     name = "inspect"
     verb = "inspect"

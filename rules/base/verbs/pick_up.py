@@ -13,7 +13,7 @@ from agentodyssey_pz.world.agents import add_count
 from ..carrying import area_loc, hand_loc
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class PickUp(BaseActionRule):
     name = "pick_up"
     verb = "pick up"

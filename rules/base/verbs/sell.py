@@ -93,7 +93,7 @@ def price_checked(
     return Deal(npc, obj, min(requested, have, afford), unit, tuple(notes))
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Sell(DealRule):
     name = "sell"
     verb = "sell"

@@ -122,7 +122,7 @@ def where(container_name: str) -> str:
     return "my inventory" if container_name == INVENTORY else container_name
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Store(_ListsAmounts, BaseActionRule):
     name = "store"
     verb = "store"

@@ -35,7 +35,7 @@ from ..containers import (
 UNITS_TAKEN = 1  # one unit per command, like picking up
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class TakeOut(BaseActionRule):
     name = "take_out"
     verb = "take out"

@@ -36,7 +36,7 @@ def price_list(world: World, npc: Npc) -> str:
     return ", ".join(entries)
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class TalkTo(BaseActionRule):
     name = "talk_to"
     verb = "talk to"

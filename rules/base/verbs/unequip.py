@@ -15,7 +15,7 @@ from agentodyssey_pz.rules.context import RuleContext
 from ..carrying import equip_loc, hand_loc, move_units
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Unequip(BaseActionRule):
     name = "unequip"
     verb = "unequip"

@@ -13,7 +13,7 @@ ALWAYS: list[tuple[str | None, tuple[str, ...]]] = [(None, ())]
 FULL_STAMINA = 1.0
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Wait(BaseActionRule):
     name = "wait"
     verb = "wait"

@@ -41,7 +41,7 @@ def room_left(world: World, writable: WritableInstance) -> int:
     return world.def_of(writable.id).text_limit - len(writable.text)
 
 
-@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # spike: packs subclass it
+@mypyc_attr(native_class=False)  # spike: packs subclass it
 class Write(BaseActionRule):
     name = "write"
     verb = "write"
