@@ -49,6 +49,11 @@ MODULES = [
     "agentodyssey_pz/engine/result.py",
     "agentodyssey_pz/rules/targets.py",
     "agentodyssey_pz/rules/kills.py",
+    # round 4 (adapter/parallel.py compiled, but its env's reset() raised SystemError from
+    # dictobject.c: left out)
+    "agentodyssey_pz/observe/slots.py",
+    "agentodyssey_pz/observe/catalogue.py",
+    "agentodyssey_pz/world/sealed.py",
 ]
 # Round 3 (--pack): the bundled base rule pack, every module, under its fixed compiled name.
 PACK_LINK = "_agentodyssey_pack_base"  # = rules.packs.COMPILED_BASE_NAMESPACE

@@ -168,9 +168,10 @@ class ActionCatalogue:
                         written = label(phrase, shape, name, container=HELD_LABEL)
                         entries.append(Entry(verb, (target, IN_HAND), written))
                 table = TABLE_OF_KIND.get(shape.target)
-                for k in range(spare if table is not None else 0):
-                    self.spare[table][k].append(len(entries))
-                    entries.append(_unbound(verb, phrase, shape, table, k))
+                if table is not None:
+                    for k in range(spare):
+                        self.spare[table][k].append(len(entries))
+                        entries.append(_unbound(verb, phrase, shape, table, k))
             named = {name for _, name in targets(shape.target, definition)}
             for word in shape.words:  # a target of that name already has the entry
                 if word not in named:
