@@ -412,7 +412,7 @@ class BaseInitRule(ABC):
     def apply(self, ctx: RuleContext, res: RuleResult) -> None: ...
 
 
-def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[int, str]:
+def step_order_key(rule: type[BaseStepRule] | BaseStepRule) -> tuple[float, str]:
     return (rule.priority, rule.name)
 
 

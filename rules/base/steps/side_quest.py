@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from agentodyssey_pz.rules.base import BaseStepRule, RuleResult
@@ -325,7 +326,7 @@ class Errands:
         return {**task, "target_area": area_id, "description": text}
 
     # ---------------------------------------------------------------- completion
-    def is_done(self, scenario: str, task: dict[str, Any], mine: list[Any]) -> bool:
+    def is_done(self, scenario: str, task: dict[str, Any], mine: Sequence[Any]) -> bool:
         """Whether a task is done; `mine` is this tick's events about the agent."""
         if scenario == "collect":
             return count_carried(self.world, self.agent, task["target"]) >= task["target_count"]
