@@ -72,16 +72,31 @@ class Walk:
 _WALKS: dict[str, Walk] = {}
 
 
-def walk(name: str) -> Walk:
-    """The case played once per test session (the tests below read the same run)."""
+def cached_walk(name: str, cases: dict[str, Case], solver: type[QuestSolver] = QuestSolver) -> Walk:
+    """The case `cases[name]` played once per test session by one `solver` per agent (the tests
+    read the same run; case names are unique across the tables)."""
     if name not in _WALKS:
-        case = CASES[name]
+        case = cases[name]
         game = Game(f"agentodyssey:{case.game}", AGENTS, GameConfig(tutorial=case.tutorial))
         game.reset(seed=case.seed)
-        solvers = {aid: QuestSolver(game, aid, wait_for_team=True) for aid in game.agent_ids}
+        solvers = {aid: solver(game, aid, wait_for_team=True) for aid in game.agent_ids}
         results, stuck = run_team(game, solvers, case.max_ticks)
         _WALKS[name] = Walk(game, results, stuck)
     return _WALKS[name]
+
+
+def walk(name: str) -> Walk:
+    return cached_walk(name, CASES)
+
+
+def assert_the_team_finished(played: Walk, max_ticks: int) -> None:
+    """No solver stuck, the episode over before `max_ticks`, and every agent completing the main
+    quest in its last tick (the shared last boss's one kill counts for all)."""
+    game, last = played.game, played.results[-1]
+    assert played.stuck == {}
+    assert last.terminated
+    assert len(played.results) < max_ticks
+    assert {e.agent_id for e in last.events if e.type == MAIN_QUEST_COMPLETE} == set(game.agent_ids)
 
 
 def stage_ids(game: Game) -> list[str]:
@@ -91,12 +106,8 @@ def stage_ids(game: Game) -> list[str]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_both_agents_play_the_quest_to_its_end(published, name: str) -> None:
     case, played = CASES[name], walk(name)
-    game, last = played.game, played.results[-1]
-    assert played.stuck == {}
-    assert last.terminated
-    assert len(played.results) < case.max_ticks
-    # Both finish in the episode's last tick (the shared last boss's one kill counts for both).
-    assert {e.agent_id for e in last.events if e.type == MAIN_QUEST_COMPLETE} == set(game.agent_ids)
+    game = played.game
+    assert_the_team_finished(played, case.max_ticks)
     for aid in game.agent_ids:
         progress = game.agents[aid].progress["main_quest"]
         assert progress["complete"] is True
@@ -383,13 +394,9 @@ def robot_walk() -> Walk:
 
 def test_robot_kingdom_two_agents_complete_the_main_quest(published) -> None:
     played = robot_walk()
-    game, last = played.game, played.results[-1]
+    game = played.game
     assert switches_on(game) == set()  # as published
-    assert played.stuck == {}
-    assert last.terminated
-    assert len(played.results) < ROBOT_TICKS
-    # Both finish in the episode's last tick (the architect's one kill counts for both).
-    assert {e.agent_id for e in last.events if e.type == MAIN_QUEST_COMPLETE} == set(game.agent_ids)
+    assert_the_team_finished(played, ROBOT_TICKS)  # the architect's one kill counts for both
     wanted = stage_ids(game)
     assert len(wanted) == ROBOT_STAGES
     for aid in game.agent_ids:
@@ -404,11 +411,7 @@ def test_robot_kingdom_with_every_sane_switch_on_completes_too(published) -> Non
     game.reset(seed=ROBOT_SEED)
     solvers = {aid: RobotSolver(game, aid, wait_for_team=True) for aid in game.agent_ids}
     results, stuck = run_team(game, solvers, ROBOT_TICKS)
-    assert stuck == {}
-    assert results[-1].terminated
-    assert {e.agent_id for e in results[-1].events if e.type == MAIN_QUEST_COMPLETE} == set(
-        game.agent_ids
-    )
+    assert_the_team_finished(Walk(game, results, stuck), ROBOT_TICKS)
     for aid in game.agent_ids:
         assert len(game.agents[aid].progress["main_quest"]["completed"]) == ROBOT_STAGES
 
@@ -495,14 +498,7 @@ GRAPH_CASES = {
 
 
 def graph_walk(name: str) -> Walk:
-    if name not in _WALKS:
-        case = GRAPH_CASES[name]
-        game = Game(f"agentodyssey:{case.game}", AGENTS, GameConfig(tutorial=case.tutorial))
-        game.reset(seed=case.seed)
-        solvers = {aid: QuestSolver(game, aid, wait_for_team=True) for aid in game.agent_ids}
-        results, stuck = run_team(game, solvers, case.max_ticks)
-        _WALKS[name] = Walk(game, results, stuck)
-    return _WALKS[name]
+    return cached_walk(name, GRAPH_CASES)
 
 
 def requirements(game: Game) -> dict[str, tuple[str, ...]]:
@@ -512,10 +508,8 @@ def requirements(game: Game) -> dict[str, tuple[str, ...]]:
 @pytest.mark.parametrize("name", list(GRAPH_CASES))
 def test_both_agents_finish_a_goal_graph_quest_together(published, name: str) -> None:
     case, played = GRAPH_CASES[name], graph_walk(name)
-    game, last = played.game, played.results[-1]
-    assert played.stuck == {}
-    assert last.terminated and len(played.results) < case.max_ticks
-    assert {e.agent_id for e in last.events if e.type == MAIN_QUEST_COMPLETE} == set(game.agent_ids)
+    game = played.game
+    assert_the_team_finished(played, case.max_ticks)
     for aid in game.agent_ids:
         progress = game.agents[aid].progress["main_quest"]
         assert progress["complete"] is True
@@ -594,25 +588,14 @@ QUARANTINE_CASES = {
 
 
 def quarantine_walk(name: str = "quarantine") -> Walk:
-    if name not in _WALKS:
-        case = QUARANTINE_CASES[name]
-        game = Game(f"agentodyssey:{case.game}", AGENTS, GameConfig(tutorial=case.tutorial))
-        game.reset(seed=case.seed)
-        solvers: dict[str, QuestSolver] = {
-            aid: QuarantineSolver(game, aid, wait_for_team=True) for aid in game.agent_ids
-        }
-        results, stuck = run_team(game, solvers, case.max_ticks)
-        _WALKS[name] = Walk(game, results, stuck)
-    return _WALKS[name]
+    return cached_walk(name, QUARANTINE_CASES, QuarantineSolver)
 
 
 @pytest.mark.parametrize("name", list(QUARANTINE_CASES))
 def test_quarantine_both_agents_complete_the_main_quest(published, name: str) -> None:
     case, played = QUARANTINE_CASES[name], quarantine_walk(name)
-    game, last = played.game, played.results[-1]
-    assert played.stuck == {}
-    assert last.terminated and len(played.results) < case.max_ticks
-    assert {e.agent_id for e in last.events if e.type == MAIN_QUEST_COMPLETE} == set(game.agent_ids)
+    game = played.game
+    assert_the_team_finished(played, case.max_ticks)
     needs = requirements(game)
     for aid in game.agent_ids:
         progress = game.agents[aid].progress["main_quest"]
