@@ -232,7 +232,7 @@ class VectorEncoder:
                 i = index.get(area_id)
                 if i is not None:
                     vec[i] = 1.0
-            cached = self._visited[agent.id] = (visited, len(visited), memoryview(vec))  # type: ignore[arg-type]
+            cached = self._visited[agent.id] = (visited, len(visited), memoryview(vec))
         return cached[2]
 
     def encode(self, game: Game, agent: AgentState, out: np.ndarray | None = None) -> np.ndarray:
@@ -242,7 +242,7 @@ class VectorEncoder:
             out = np.zeros(lay.size, dtype=np.float32)
         else:
             out.fill(0.0)
-        view: memoryview[float] = memoryview(out)  # type: ignore[arg-type]
+        view: memoryview[float] = memoryview(out)
         dark = self._dark is not None and in_darkness(world, agent)
         self._self_stats(game, agent, view, dark and self._dark_holdings)
         area_id = agent.area_id
@@ -266,7 +266,7 @@ class VectorEncoder:
             self._slot.clear()
             self._slot_world = world
         if dark:  # what darkness hides stays 0 (`HIDDEN_IN_DARK`, or `HIDDEN_IN_DIM`)
-            view[self._dark] = 1.0  # type: ignore[index]  # not None: `dark` says so
+            view[self._dark] = 1.0  # not None: `dark` says so
         if not dark or not self._dark_holdings:
             self._counts(world, agent.hands, view, self._hands)
             self._counts(world, agent.equipped, view, self._equipped)

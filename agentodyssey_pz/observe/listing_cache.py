@@ -118,7 +118,7 @@ class ListingCache:
             self._by_agent.clear()
             self._handed.clear()
             self._world, self._rules = world, rules
-            self.reach_verbs = frozenset(v for v, r in rules.items() if lists_from_reach(type(r)))  # type: ignore[arg-type]
+            self.reach_verbs = frozenset(v for v, r in rules.items() if lists_from_reach(type(r)))
         listings: AgentListings | None = None
         if self._paused:
             self._paused -= 1

@@ -172,17 +172,17 @@ def listing_plan(
 
 def build_listing_plan(rules: dict, _: object = None) -> ListingPlan:
     return tuple(
-        (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))  # type: ignore[arg-type]
+        (verb_id, rules[verb_id], rules[verb_id].verb, reuses_mask(type(rules[verb_id])))
         for verb_id in verbs_in_order(rules)
     )
 
 
 def build_dark_listing_plan(rules: dict, _: object = None) -> ListingPlan:
-    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1])))  # type: ignore[arg-type]
+    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1])))
 
 
 def build_dim_listing_plan(rules: dict, _: object = None) -> ListingPlan:
-    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1]), False))  # type: ignore[arg-type]
+    return tuple(p for p in build_listing_plan(rules) if offered_in_dark(type(p[1]), False))
 
 
 # (verb, rule, the verb's catalogue slots, whether its listing is kept while the reach holds) per
@@ -193,19 +193,19 @@ MaskPlan = tuple[tuple[str, Any, dict, bool], ...]
 
 def mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
     return tuple(
-        (verb, rules[verb], catalogue.slots[verb], lists_from_reach(type(rules[verb])))  # type: ignore[arg-type]
+        (verb, rules[verb], catalogue.slots[verb], lists_from_reach(type(rules[verb])))
         for verb in catalogue.verbs
     )
 
 
 def dark_mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
     """`mask_plan` of the verbs offered in the dark."""
-    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1])))  # type: ignore[arg-type]
+    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1])))
 
 
 def dim_mask_plan(rules: dict, catalogue: ActionCatalogue) -> MaskPlan:
     """`mask_plan` of the verbs offered in a dark that hides only the surroundings."""
-    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1]), False))  # type: ignore[arg-type]
+    return tuple(p for p in mask_plan(rules, catalogue) if offered_in_dark(type(p[1]), False))
 
 
 def valid_params_by_verb(
@@ -364,7 +364,7 @@ def action_mask(
         out = np.zeros(len(catalogue), np.int8)
     else:
         out.fill(0)
-    view = memoryview(out)  # type: ignore[arg-type]  # item writes without numpy's per-call cost (a few per verb)
+    view = memoryview(out)  # item writes without numpy's per-call cost (a few per verb)
     rules = game.engine.rules
     agent = game.agents[agent_id]
     # `darkness_kind`, not even called in a world without darkness (every agent, every tick).
