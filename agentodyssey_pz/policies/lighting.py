@@ -5,9 +5,9 @@ per agent (`features.darkness.agent_flags`: the outbreak pack, AgentOdyssey's qu
 lights burn fuel and enemies ambush four times as often in the dark), I carry a light source when
 one is cheap to get (`carry_light`, a chore) and take it into my hand, next to my weapon, before I
 walk into an unlit area (`light_up`, from `goto`). Which objects give light: those the darkness
-names (`light_objects`) and those whose LIGHT_EXTRA extra is true (the outbreak pack's mark, read
-by its fuel rule). In a world whose darkness only hides things (mark, remnant) nothing changes: the
-planner reads the state, not the observation.
+names (`light_objects`) and those whose LIGHT_SOURCE_EXTRA extra is true (the outbreak pack's
+mark, read by its fuel rule). In a world whose darkness only hides things (mark, remnant) nothing
+changes: the planner reads the state, not the observation.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from agentodyssey_pz.policies.planning import Plan
+from agentodyssey_pz.world.darkness import LIGHT_SOURCE_EXTRA
 
-LIGHT_EXTRA = "light_source"
 NEAR_LIGHT = 20  # route cost of a light worth getting between goals
 
 
@@ -34,7 +34,7 @@ class Lighting:
                 found = sorted(
                     did
                     for did, obj in self.world.objects.items()
-                    if obj.extras.get(LIGHT_EXTRA) is True or did in darkness.light_objects
+                    if obj.extras.get(LIGHT_SOURCE_EXTRA) is True or did in darkness.light_objects
                 )
             memo["lights"] = found
         return memo["lights"]

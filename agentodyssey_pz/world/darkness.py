@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from agentodyssey_pz.world.agents import AgentState
     from agentodyssey_pz.world.world import World
 
+# An object definition's extra that marks it a light source in a world whose darkness a rule keeps
+# (the outbreak pack's fuel rule burns such lights; the planner carries one into the dark).
+LIGHT_SOURCE_EXTRA = "light_source"
+
 
 def has_darkness(world: World) -> bool:
     """Whether light matters in this world at all (its definition has `features.darkness`)."""

@@ -29,7 +29,7 @@ from agentodyssey_pz.rules.base import RuleResult
 from agentodyssey_pz.rules.events import location
 from agentodyssey_pz.rules.state_shape import ListOf, MapOf, Record, rule_state_problems
 from agentodyssey_pz.world.agents import AgentState, carried_stores, remove_count
-from agentodyssey_pz.world.darkness import in_darkness
+from agentodyssey_pz.world.darkness import LIGHT_SOURCE_EXTRA, in_darkness
 from agentodyssey_pz.world.world import World
 
 BARRICADED = "barricaded_paths"
@@ -161,7 +161,7 @@ def named_neighbor(world: World, agent: AgentState, name: str) -> tuple[str, dic
 
 def is_light_source(world: World, oid: str) -> bool:
     obj = world.find_def(oid)
-    return obj is not None and obj.extras.get("light_source") is True
+    return obj is not None and obj.extras.get(LIGHT_SOURCE_EXTRA) is True
 
 
 def max_fuel(world: World, oid: str, default: int) -> int:
